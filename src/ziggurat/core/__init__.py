@@ -1,0 +1,42 @@
+"""The contract every Ziggurat game meets (imports no game)."""
+
+from ziggurat.core.bot import Bot, seeded_rng
+from ziggurat.core.errors import (
+    ActionError,
+    ConfigError,
+    ContentError,
+    GameOverError,
+    IllegalActionError,
+    NotOverError,
+    OptionError,
+    ParseActionError,
+    PlayerCountError,
+    RecordError,
+    UnknownGameError,
+    ZigguratError,
+)
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from ziggurat.core.match import Match, random_playout
+from ziggurat.core.outcome import Outcome
+from ziggurat.core.record import GameRecord
+from ziggurat.core.registry import (
+    GameEntry,
+    bot_names,
+    game_ids,
+    get_bot,
+    get_game,
+    make_bot,
+    make_game,
+    register_bot,
+    register_game,
+)
+from ziggurat.core.spec import GameSpec, OptionSpec
+
+__all__ = [
+    "CHANCE", "SIMULTANEOUS", "TERMINAL",
+    "ActionError", "Bot", "ConfigError", "ContentError", "Game", "GameEntry", "GameOverError",
+    "GameRecord", "GameSpec", "IllegalActionError", "Match", "NotOverError", "OptionError",
+    "OptionSpec", "Outcome", "ParseActionError", "PlayerCountError", "RecordError", "State",
+    "UnknownGameError", "ZigguratError", "bot_names", "game_ids", "get_bot", "get_game",
+    "make_bot", "make_game", "random_playout", "register_bot", "register_game", "seeded_rng",
+]

@@ -1,0 +1,74 @@
+"""Errors, split by meaning.
+
+Every error a user can cause derives from :class:`ZigguratError`, so a front end
+can catch one type and show the message. The message is written for the person
+who made the mistake: it names what was wrong and, where possible, what would
+have been right.
+"""
+
+from __future__ import annotations
+
+
+class ZigguratError(Exception):
+    """Base class of every error raised by Ziggurat on bad input."""
+
+
+class ConfigError(ZigguratError, ValueError):
+    """A game could not be set up as asked (players, options, game id)."""
+
+
+class UnknownGameError(ConfigError, KeyError):
+    """No game (or bot) is registered under that id or alias."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class PlayerCountError(ConfigError):
+    """The game cannot be played with that many players."""
+
+
+class OptionError(ConfigError):
+    """An option is unknown, or its value is not allowed."""
+
+
+class ActionError(ZigguratError, ValueError):
+    """Base class of errors about an action."""
+
+
+class ParseActionError(ActionError):
+    """The action text or id does not name any action of this game."""
+
+
+class IllegalActionError(ActionError):
+    """The action is well formed but not allowed in this position."""
+
+
+class GameOverError(ActionError):
+    """An action was given, but the game is over."""
+
+
+class NotOverError(ZigguratError):
+    """The outcome was asked for before the game ended."""
+
+
+class RecordError(ZigguratError, ValueError):
+    """A saved game or state is corrupt, from another game, or of an unknown version."""
+
+
+class ContentError(ZigguratError, ValueError):
+    """A content data file (cards, tiles, sheet) is invalid.
+
+    The message names the file, the entry and the field.
+    """
+
+    def __init__(self, source: str, message: str, entry: str | None = None, field: str | None = None):
+        where = source
+        if entry is not None:
+            where += f", entry {entry}"
+        if field is not None:
+            where += f", field {field!r}"
+        super().__init__(f"{where}: {message}")
+        self.source = source
+        self.entry = entry
+        self.field = field

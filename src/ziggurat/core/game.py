@@ -1,0 +1,397 @@
+"""The contract every game meets: a configured :class:`Game` and its :class:`State`.
+
+A state says who decides next:
+
+* one player (``current_player() >= 0``),
+* several players at once (``current_player() == SIMULTANEOUS``; each of
+  ``players_to_move()`` submits an action with ``apply_action(a, player=p)``; the
+  choices stay hidden until the last one is in, then they resolve together),
+* chance (``current_player() == CHANCE``; ``chance_outcomes()`` lists explicit
+  outcomes with probabilities; a driver samples one with a seeded RNG),
+* nobody (``TERMINAL``).
+
+Every action is an integer id in ``range(game.num_actions)`` (chance outcomes
+in ``range(game.max_chance_outcomes)``) with a short text that parses back.
+Applying an action checks it first: a malformed one raises
+:class:`~ziggurat.core.errors.ParseActionError`, a well-formed but illegal one
+:class:`~ziggurat.core.errors.IllegalActionError`; either way nothing changes.
+
+A game subclasses :class:`State` and fills in the underscored hooks; the public
+methods here do the checking, the history and the caching once for all games.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ziggurat.core.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotOverError,
+    ParseActionError,
+    RecordError,
+)
+from ziggurat.core.outcome import Outcome, ranks_from_keys, returns_from_ranks
+from ziggurat.core.spec import GameSpec, OptionValue
+
+CHANCE = -1
+SIMULTANEOUS = -2
+TERMINAL = -4
+
+STATE_FORMAT = "ziggurat-state"
+STATE_VERSION = 1
+
+
+class Game(ABC):
+    """A game set up for a number of players with checked options.
+
+    Subclasses set ``spec`` and implement the abstract members. Construction
+    validates the player count and every option, so an impossible setup fails
+    here with a clear error rather than somewhere in play.
+    """
+
+    spec: ClassVar[GameSpec]
+
+    def __init__(self, players: int, options: Mapping[str, object] | None = None):
+        self.num_players = self.spec.check_players(players)
+        self.options: dict[str, OptionValue] = self.spec.resolve_options(options)
+        self._configure()
+
+    def _configure(self) -> None:
+        """Hook: load content, derive constants from options (may raise ConfigError)."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the players' action space: every player action id is below it."""
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance outcome space (0 for games without chance)."""
+        return 0
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance included) in one game."""
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """The state before the first action (often a chance node for the setup)."""
+
+    def params(self) -> dict[str, Any]:
+        """Players and the options that differ from their defaults: enough to rebuild the game."""
+        defaults = {o.name: o.default for o in self.spec.options}
+        changed = {k: v for k, v in self.options.items() if defaults.get(k) != v}
+        return {"players": self.num_players, "options": changed}
+
+    def describe(self) -> str:
+        """Short human text: name, players, non-default options."""
+        p = self.params()
+        opts = ", ".join(f"{k}={v}" for k, v in p["options"].items())
+        return f"{self.spec.name}, {self.num_players} players" + (f" ({opts})" if opts else "")
+
+    def state_from_json(self, data: Mapping[str, Any] | str) -> State:
+        """Rebuild a state written by :meth:`State.to_json` (checked)."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"not a saved state: invalid JSON ({exc})") from None
+        if not isinstance(data, Mapping):
+            raise RecordError("not a saved state: expected a JSON object")
+        if data.get("format") != STATE_FORMAT:
+            raise RecordError(f"not a saved state: format is {data.get('format')!r}, expected {STATE_FORMAT!r}")
+        if data.get("version") != STATE_VERSION:
+            raise RecordError(f"saved state version {data.get('version')!r} is not supported (expected {STATE_VERSION})")
+        if data.get("game") != self.spec.id:
+            raise RecordError(f"saved state is for game {data.get('game')!r}, not {self.spec.id!r}")
+        if data.get("players") != self.num_players:
+            raise RecordError(f"saved state is for {data.get('players')!r} players, not {self.num_players}")
+        state = self.new_initial_state()
+        try:
+            state._load(data["state"])
+            history = data.get("history", [])
+            state.history = [(int(p), int(a)) for p, a in history]
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise RecordError(f"saved {self.spec.id} state is corrupt: {exc!r}") from None
+        state._legal = None
+        return state
+
+
+class State(ABC):
+    """One position of a game. See the module docstring for the protocol."""
+
+    __slots__ = ("game", "history", "_legal")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.history: list[tuple[int, int]] = []
+        self._legal: list[int] | None = None
+
+    # ----------------------------------------------------------------- hooks
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to decide, or CHANCE, SIMULTANEOUS or TERMINAL."""
+
+    @abstractmethod
+    def _legal_actions(self, player: int) -> list[int]:
+        """Legal action ids for ``player`` (the current one, or one of a simultaneous node), sorted."""
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    @abstractmethod
+    def _apply(self, action: int, player: int) -> None:
+        """Apply a legal action (no checks needed; ``player`` is CHANCE for chance)."""
+
+    @abstractmethod
+    def _action_text(self, action: int, player: int) -> str:
+        """Text of an action id in this position."""
+
+    @abstractmethod
+    def _parse(self, text: str, player: int) -> int:
+        """Id of the action written ``text``; raise ParseActionError if it names none."""
+
+    @abstractmethod
+    def _copy(self) -> State:
+        """A copy sharing nothing mutable with this state (history is copied by the caller)."""
+
+    @abstractmethod
+    def _dump(self) -> dict[str, Any]:
+        """The whole state (hidden parts too) as JSON-ready data."""
+
+    @abstractmethod
+    def _load(self, data: Mapping[str, Any]) -> None:
+        """Fill this state from :meth:`_dump` output (raise on anything inconsistent)."""
+
+    @abstractmethod
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """Everything ``player`` may see, as JSON-ready data; ``None`` is a spectator."""
+
+    @abstractmethod
+    def _scores(self) -> tuple[float, ...]:
+        """The game's own final scores (only called on terminal states)."""
+
+    def _rank_keys(self) -> list[tuple[float, ...]]:
+        """Per-player keys, larger is better; ties on the whole key share a place."""
+        sign = -1.0 if self.game.spec.lower_score_wins else 1.0
+        return [(sign * s,) for s in self._scores()]
+
+    def _explain_illegal(self, action: int, player: int) -> str:
+        """Why a well-formed action is not legal now (a game can say more)."""
+        return f"{self._action_text_safe(action, player)!r} is not legal now"
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A full state consistent with ``player``'s view, hidden parts redrawn.
+
+        Games without hidden information return a copy.
+        """
+        return self.clone()
+
+    # ------------------------------------------------------------ the contract
+    @property
+    def num_players(self) -> int:
+        """Number of players in this game."""
+        return self.game.num_players
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """True when chance decides next."""
+        return self.current_player() == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        """True when several players decide at once."""
+        return self.current_player() == SIMULTANEOUS
+
+    def players_to_move(self) -> tuple[int, ...]:
+        """Players who still have to decide at this node (empty at chance and terminal)."""
+        p = self.current_player()
+        return (p,) if p >= 0 else ()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal action ids, sorted; empty for a player who is not to move. Do not mutate."""
+        cur = self.current_player()
+        if cur >= 0:
+            if player is None or player == cur:
+                legal = self._legal
+                if legal is None:
+                    legal = self._legal = self._legal_actions(cur)
+                return legal
+            return []
+        if cur == SIMULTANEOUS:
+            if player is None or player not in self.players_to_move():
+                return []
+            return self._legal_actions(player)
+        if cur == CHANCE and player in (None, CHANCE):
+            return [a for a, _ in self._chance_outcomes()]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome id, probability) pairs at a chance node, probabilities summing to 1."""
+        if self.current_player() != CHANCE:
+            return []
+        return self._chance_outcomes()
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """Draw one chance outcome using exactly one ``rng.random()`` call."""
+        u = rng.random()
+        outcomes = self._chance_outcomes()
+        acc = 0.0
+        for action, prob in outcomes:
+            acc += prob
+            if u < acc:
+                return action
+        return outcomes[-1][0]
+
+    def _actor(self, player: int | None) -> int:
+        cur = self.current_player()
+        if cur == TERMINAL:
+            raise GameOverError("the game is over; no more actions")
+        if cur >= 0:
+            if player is not None and player != cur:
+                raise IllegalActionError(f"it is player {cur + 1}'s turn, not player {player + 1}'s")
+            return cur
+        if cur == CHANCE:
+            if player not in (None, CHANCE):
+                raise IllegalActionError(f"chance decides now, not player {player + 1}")  # type: ignore[operator]
+            return CHANCE
+        to_move = self.players_to_move()
+        if player is None:
+            raise IllegalActionError(
+                "players choose at the same time here: say which player acts "
+                f"(waiting for {', '.join(str(p + 1) for p in to_move)})"
+            )
+        if player not in to_move:
+            raise IllegalActionError(f"player {player + 1} has already chosen or is not playing this round")
+        return player
+
+    def apply_action(self, action: int, player: int | None = None) -> None:
+        """Check and apply one action (see the module docstring)."""
+        actor = self._actor(player)
+        if actor >= 0 and actor == self.current_player():
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._legal_actions(actor)
+        elif actor == CHANCE:
+            legal = [a for a, _ in self._chance_outcomes()]
+        else:
+            legal = self._legal_actions(actor)
+        if action not in legal:
+            self._reject(action, actor)
+        self._apply(action, actor)
+        self.history.append((actor, action))
+        self._legal = None
+
+    def _reject(self, action: object, actor: int) -> None:
+        limit = self.game.max_chance_outcomes if actor == CHANCE else self.game.num_actions
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < limit:
+            raise ParseActionError(f"{action!r} is not an action id of {self.game.spec.name} (ids 0..{limit - 1})")
+        raise IllegalActionError(self._explain_illegal(action, actor))
+
+    def action_to_text(self, action: int, player: int | None = None) -> str:
+        """Readable text of ``action`` for ``player`` (default: the one to move)."""
+        return self._action_text(action, self._text_player(player))
+
+    def _action_text_safe(self, action: int, player: int) -> str:
+        try:
+            return self._action_text(action, player)
+        except Exception:  # noqa: BLE001 - text of an impossible action may not exist
+            return f"action {action}"
+
+    def _text_player(self, player: int | None) -> int:
+        if player is not None:
+            return player
+        cur = self.current_player()
+        if cur == SIMULTANEOUS:
+            to_move = self.players_to_move()
+            return to_move[0] if to_move else 0
+        return cur
+
+    def action_from_text(self, text: str, player: int | None = None) -> int:
+        """The legal action written ``text``.
+
+        Raises ParseActionError when the text names no action of this game and
+        IllegalActionError when it names one that is not legal now.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ParseActionError("an empty text is not an action")
+        actor = self._actor(player)
+        action = self._parse(" ".join(text.strip().lower().split()), actor)
+        if action not in self.legal_actions(actor):
+            raise IllegalActionError(self._explain_illegal(action, actor))
+        return action
+
+    def apply_text(self, text: str, player: int | None = None) -> int:
+        """Parse and apply an action text; return its id."""
+        action = self.action_from_text(text, player)
+        self.apply_action(action, player)
+        return action
+
+    def clone(self) -> State:
+        """An independent copy (cheap: no deepcopy)."""
+        other = self._copy()
+        other.history = self.history.copy()
+        other._legal = self._legal
+        return other
+
+    def scores(self) -> tuple[float, ...]:
+        """The game's own final scores; raises NotOverError before the end."""
+        if not self.is_terminal():
+            raise NotOverError("scores exist only once the game is over")
+        return self._scores()
+
+    def outcome(self) -> Outcome:
+        """Scores, ranks and returns of the finished game."""
+        scores = self.scores()
+        ranks = ranks_from_keys(self._rank_keys())
+        return Outcome(scores=tuple(scores), ranks=ranks, returns=returns_from_ranks(ranks))
+
+    def returns(self) -> list[float]:
+        """Returns for learning: zeros until the end, then the outcome's returns."""
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        return list(self.outcome().returns)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as versioned JSON-ready data (includes hidden information)."""
+        return {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "game": self.game.spec.id,
+            "players": self.num_players,
+            "options": self.game.params()["options"],
+            "state": self._dump(),
+            "history": [list(h) for h in self.history],
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State) or other.game.spec.id != self.game.spec.id:
+            return NotImplemented
+        return self._dump() == other._dump()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def legal_action_texts(self, player: int | None = None) -> list[tuple[int, str]]:
+        """(id, text) for every legal action of ``player``."""
+        p = self._text_player(player)
+        return [(a, self._action_text(a, p)) for a in self.legal_actions(player)]
+
+    def __str__(self) -> str:
+        return json.dumps(self.view(None), indent=1)
+
+
+def check_sequence(name: str, value: object, length: int | None = None) -> Sequence[Any]:
+    """Helper for ``_load``: ``value`` must be a list (of ``length`` items)."""
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise RecordError(f"saved state field {name!r} is not a list" + (f" of {length}" if length else ""))
+    return value

@@ -1,0 +1,49 @@
+"""Outcomes: the game's own scores, ranks with shared places, returns for learning."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranks[p]`` is 1 for the winners; players with equal rank keys share a place
+    and the next place is skipped (1, 1, 3). ``returns`` are in ``[-1, 1]`` and sum
+    to zero with two or more players: each player gets +1 for every opponent
+    ranked below and -1 for every opponent ranked above, divided by ``n - 1``.
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    returns: tuple[float, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The players in first place (several when they share the win)."""
+        return tuple(p for p, r in enumerate(self.ranks) if r == 1)
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {"scores": list(self.scores), "ranks": list(self.ranks), "winners": list(self.winners)}
+
+
+def ranks_from_keys(keys: Sequence[Sequence[float]]) -> tuple[int, ...]:
+    """Competition ranks from per-player keys where a larger key is better.
+
+    >>> ranks_from_keys([(3,), (5,), (3,)])
+    (2, 1, 2)
+    """
+    return tuple(1 + sum(1 for other in keys if tuple(other) > tuple(mine)) for mine in keys)
+
+
+def returns_from_ranks(ranks: Sequence[int]) -> tuple[float, ...]:
+    """Zero-sum returns in [-1, 1] from ranks (see :class:`Outcome`)."""
+    n = len(ranks)
+    if n == 1:
+        return (0.0,)
+    return tuple(
+        (sum(1 for o in ranks if o > r) - sum(1 for o in ranks if o < r)) / (n - 1) for r in ranks
+    )

@@ -1,0 +1,146 @@
+"""The registry: look games and bots up by id or alias.
+
+Games register themselves: every package under ``ziggurat.games`` exposes an
+``ENTRY`` (a :class:`GameEntry`), found by scanning the package, so adding a game
+touches only its own folder. Bots register with :func:`register_bot` from the
+``ziggurat.bots`` package.
+
+>>> game = make_game("kuh-nah", players=3)
+>>> game.spec.id
+'kuhnah'
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ziggurat.core.errors import UnknownGameError
+
+if TYPE_CHECKING:
+    import random
+
+    from ziggurat.core.bot import Bot
+    from ziggurat.core.game import Game, State
+
+Heuristic = Callable[["State", int, "random.Random"], int]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """What a game package registers.
+
+    ``render(view, player)`` turns a view (never a state: hidden information
+    can't leak into the drawing) into something ``rich`` can print.
+    ``heuristic(state, player, rng)`` is the game's one-move-ahead policy used by
+    the ``greedy`` bot. ``rules`` is a one-screen summary for ``ziggurat rules``.
+    """
+
+    game_class: type[Game]
+    rules: str
+    render: Callable[[Mapping[str, Any], int | None], Any] | None = None
+    heuristic: Heuristic | None = None
+
+    @property
+    def id(self) -> str:
+        """The game id."""
+        return self.game_class.spec.id
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot: ``factory(game, player, seed, **params)`` makes one."""
+
+    name: str
+    factory: Callable[..., Bot]
+    description: str
+
+
+_games: dict[str, GameEntry] = {}
+_game_keys: dict[str, str] = {}
+_bots: dict[str, BotEntry] = {}
+_discovered = False
+
+
+def normalise(name: str) -> str:
+    """Lowercase, accents and punctuation dropped: ``"K'uh-Nah"`` -> ``"kuhnah"``."""
+    text = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def register_game(entry: GameEntry) -> None:
+    """Register a game under its id and aliases (idempotent)."""
+    spec = entry.game_class.spec
+    _games[spec.id] = entry
+    for key in (spec.id, spec.name, *spec.aliases):
+        _game_keys[normalise(key)] = spec.id
+
+
+def register_bot(name: str, factory: Callable[..., Bot], description: str) -> None:
+    """Register a bot factory under ``name``."""
+    _bots[name] = BotEntry(name, factory, description)
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    import ziggurat.games as games_pkg
+
+    for info in sorted(pkgutil.iter_modules(games_pkg.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"ziggurat.games.{info.name}")
+        entry = getattr(module, "ENTRY", None)
+        if isinstance(entry, GameEntry):
+            register_game(entry)
+    importlib.import_module("ziggurat.bots")
+
+
+def game_ids() -> list[str]:
+    """Ids of every registered game, in a stable order."""
+    _discover()
+    order = ["kuhnah", "pyramix", "lucent", "kukulkan", "nakum"]
+    return sorted(_games, key=lambda g: (order.index(g) if g in order else len(order), g))
+
+
+def get_game(name: str) -> GameEntry:
+    """The registered game called ``name`` (id, name or alias, any case)."""
+    _discover()
+    key = _game_keys.get(normalise(name))
+    if key is None:
+        known = ", ".join(game_ids())
+        raise UnknownGameError(f"no game called {name!r} (games: {known})")
+    return _games[key]
+
+
+def make_game(name: str, players: int | None = None, options: Mapping[str, object] | None = None) -> Game:
+    """Set up a game by name; ``players`` defaults to the smallest count."""
+    entry = get_game(name)
+    spec = entry.game_class.spec
+    return entry.game_class(spec.min_players if players is None else players, options)
+
+
+def bot_names() -> list[str]:
+    """Names of every registered bot."""
+    _discover()
+    return sorted(_bots)
+
+
+def get_bot(name: str) -> BotEntry:
+    """The registered bot called ``name``."""
+    _discover()
+    entry = _bots.get(name.strip().lower())
+    if entry is None:
+        raise UnknownGameError(f"no bot called {name!r} (bots: {', '.join(bot_names())})")
+    return entry
+
+
+def make_bot(name: str, game: Game, player: int, seed: int | str | None = None, **params: Any) -> Bot:
+    """Make a bot by name for ``player`` in ``game``."""
+    return get_bot(name).factory(game, player, seed, **params)

@@ -1,0 +1,131 @@
+"""The frozen description of a game: id, players, options and what kind of game it is."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ziggurat.core.errors import OptionError, PlayerCountError
+
+OptionValue = bool | int | str | None
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game.
+
+    ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` or ``"path"``. A *variant* is a
+    boolean option that changes the rules (``--variant NAME`` on the command line);
+    other options change the setup or what is shown.
+
+    >>> opt = OptionSpec("open-jade", "bool", False, help="show every jade count")
+    >>> opt.parse("yes")
+    True
+    """
+
+    name: str
+    kind: str
+    default: OptionValue
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    variant: bool = False
+
+    def parse(self, raw: object) -> OptionValue:
+        """Check ``raw`` (a Python value or a command-line string) and return the value."""
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+                return raw.strip().lower() in _TRUE
+            raise OptionError(f"option {self.name!r} takes true or false, not {raw!r}")
+        if self.kind == "int":
+            if isinstance(raw, bool):
+                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+            if isinstance(raw, str):
+                try:
+                    raw = int(raw.strip())
+                except ValueError:
+                    raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}") from None
+            if not isinstance(raw, int):
+                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+            if self.minimum is not None and raw < self.minimum or self.maximum is not None and raw > self.maximum:
+                raise OptionError(
+                    f"option {self.name!r} must be between {self.minimum} and {self.maximum}, not {raw}"
+                )
+            return raw
+        if self.kind == "choice":
+            if not isinstance(raw, str) or raw not in self.choices:
+                raise OptionError(f"option {self.name!r} must be one of {', '.join(self.choices)}; got {raw!r}")
+            return raw
+        if self.kind == "path":
+            if raw is None:
+                return None
+            if not isinstance(raw, str) or not raw:
+                raise OptionError(f"option {self.name!r} takes a file path, not {raw!r}")
+            return raw
+        raise AssertionError(f"unknown option kind {self.kind!r}")  # pragma: no cover - spec bug
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is, independent of any one play of it.
+
+    ``lower_score_wins`` is true for games where the lowest score wins (K'uh Nah).
+    """
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    aliases: tuple[str, ...] = ()
+    options: tuple[OptionSpec, ...] = ()
+    has_chance: bool = True
+    has_hidden_information: bool = False
+    has_simultaneous_moves: bool = False
+    lower_score_wins: bool = False
+    summary: str = ""
+    min_players_note: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def player_counts(self) -> range:
+        """Every allowed number of players."""
+        return range(self.min_players, self.max_players + 1)
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """Names of the boolean options that are rule variants."""
+        return tuple(o.name for o in self.options if o.variant)
+
+    def option(self, name: str) -> OptionSpec:
+        """The option called ``name`` (underscores and dashes are the same)."""
+        key = name.replace("_", "-")
+        for opt in self.options:
+            if opt.name == key:
+                return opt
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"{self.name} has no option {name!r} (options: {known})")
+
+    def check_players(self, players: int) -> int:
+        """Return ``players`` if the game can be played with that many, else raise."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise PlayerCountError(f"the number of players must be a whole number, not {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise PlayerCountError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}"
+            )
+        return players
+
+    def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Every option with its default, overridden by ``options`` (checked)."""
+        values: dict[str, OptionValue] = {o.name: o.default for o in self.options}
+        for name, raw in (options or {}).items():
+            opt = self.option(name)
+            values[opt.name] = opt.parse(raw)
+        return values

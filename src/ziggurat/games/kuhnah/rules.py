@@ -1,0 +1,645 @@
+"""K'uh Nah's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+
+Setup is chance: cards are removed unseen one at a time, two are flipped into
+the Quarry, and (if asked) the start player is drawn. A turn is either *jade*
+(one jade on one Quarry card) or *take* (a Quarry card with all its jade),
+followed by the placement of the taken card in the player's pyramid, a second
+decision. After a placement the Quarry is refilled from the deck (chance); when
+the deck is empty the game ends at once.
+
+Pyramid coordinates: a card at row ``r`` (0 = base), column ``x`` rests on
+``(r-1, x)`` (its *left support*) and ``(r-1, x+1)`` (its *right support*). The
+first base card is at column 0; base cards extend the row at either end. Cells
+are stored under the key ``r * 128 + x + 64``, so the right neighbour is
+``key + 1`` and the slot above a pair is ``key + 128``.
+
+Action ids (fixed for a given deck size and player count):
+
+* 0, 1: jade on Quarry card 1 or 2;  2, 3: take Quarry card 1 or 2;
+* 4: base, left end (also "the first base card");  5: base, right end;
+* 6 ..: an upper slot, by row and by column counted from the base's left end;
+* then, with ``jade-wild``: jade on one half of a card (card index * 2 + half).
+
+Chance outcome ids are card indices (removal and reveal) and, for a random
+start player, the player number.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.errors import ConfigError, ContentError, IllegalActionError, ParseActionError, RecordError
+from ziggurat.core.game import CHANCE, TERMINAL, Game, State
+from ziggurat.core.spec import GameSpec, OptionSpec
+from ziggurat.games.kuhnah.cards import Card, CardList, load_cards
+
+REMOVE = {2: 29, 3: 19, 4: 9, 5: 19, 6: 1}
+START_JADE = 8
+
+JADE_ON = 0
+TAKE = 2
+BASE_LEFT = 4
+BASE_RIGHT = 5
+UPPER = 6
+
+ROW = 128
+ORIGIN = 64
+LEFT, RIGHT = 0, 1
+
+# phases
+SETUP_REMOVE, SETUP_REVEAL, SETUP_START, TURN, PLACE, REFILL, OVER = range(7)
+_PHASE_NAMES = ("setup", "setup", "setup", "turn", "place", "refill", "over")
+
+
+def _key(row: int, col: int) -> int:
+    return row * ROW + col + ORIGIN
+
+
+def _row_col(key: int) -> tuple[int, int]:
+    return key // ROW, key % ROW - ORIGIN
+
+
+SPEC = GameSpec(
+    id="kuhnah",
+    name="K'uh Nah",
+    aliases=("kuh-nah", "kuh nah"),
+    min_players=2,
+    max_players=6,
+    has_chance=True,
+    has_hidden_information=True,
+    lower_score_wins=True,
+    summary="Build a pyramid of heavy-under-light cards; take with jade, lowest score wins.",
+    options=(
+        OptionSpec("open-jade", "bool", False, help="every player's jade count is shown (private by default)"),
+        OptionSpec(
+            "jade-wild",
+            "bool",
+            False,
+            variant=True,
+            help="the jaguar is an ordinary symbol; once per game a jade makes one half wild",
+        ),
+        OptionSpec(
+            "start-player",
+            "choice",
+            "1",
+            choices=("random", "1", "2", "3", "4", "5", "6"),
+            help="who goes first: a seat number or random",
+        ),
+        OptionSpec("deck", "path", None, help="a TOML card list to play with instead of the reconstruction"),
+    ),
+)
+
+
+class KuhNahGame(Game):
+    """K'uh Nah for 2–6 players."""
+
+    spec = SPEC
+
+    def _configure(self) -> None:
+        try:
+            self.cards: CardList = load_cards(self.options["deck"])  # type: ignore[arg-type]
+        except ContentError as exc:
+            raise ConfigError(str(exc)) from None
+        start = self.options["start-player"]
+        if start != "random" and int(str(start)) > self.num_players:
+            raise ConfigError(f"start-player {start} is not a seat in a {self.num_players}-player game")
+        self.jade_wild = bool(self.options["jade-wild"])
+        self.open_jade = bool(self.options["open-jade"])
+        n = len(self.cards.cards)
+        self.num_cards = n
+        self.removed_count = REMOVE[self.num_players]
+        self.deck_size = n - self.removed_count
+        # The last card stays in the Quarry, so one player holds at most deck_size - 1.
+        self.max_cards = self.deck_size - 1
+        self.value = [c.value for c in self.cards.cards]
+        names = self.cards.animals
+        self.symbol_names = names
+        wild = self.cards.wild if not self.jade_wild else None
+        self.wild_symbol = names.index(wild) if wild is not None else -1
+        self.left_symbol = [names.index(c.left) for c in self.cards.cards]
+        self.right_symbol = [names.index(c.right) for c in self.cards.cards]
+        # Upper slots: row r (1..) has max_cards - r columns; row r needs a
+        # triangle of (r+1)(r+2)/2 cards, so rows stop where that exceeds max_cards.
+        self.row_offset = [0, 0]
+        total = 0
+        r = 1
+        while (r + 1) * (r + 2) // 2 <= self.max_cards:
+            self.row_offset.append(0)
+            self.row_offset[r] = UPPER + total
+            total += self.max_cards - r
+            r += 1
+        self.max_row = r - 1
+        self.wild_base = UPPER + total
+        self._num_actions = self.wild_base + (2 * n if self.jade_wild else 0)
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return max(self.num_cards, self.num_players)
+
+    @property
+    def max_game_length(self) -> int:
+        jade = START_JADE * self.num_players
+        takes = self.max_cards
+        chance = self.num_cards + 1
+        return chance + takes * (jade + 3) + jade
+
+    def new_initial_state(self) -> KuhNahState:
+        return KuhNahState(self)
+
+    def card(self, index: int) -> Card:
+        """The card at ``index`` of the card list."""
+        return self.cards.cards[index]
+
+
+class KuhNahState(State):
+    """A K'uh Nah position."""
+
+    __slots__ = (
+        "phase", "to_move", "quarry", "quarry_jade", "deck", "removed", "taken",
+        "jade", "cells", "base_left", "base_right", "wild_used", "wild_halves",
+    )  # fmt: skip
+
+    game: KuhNahGame
+
+    def __init__(self, game: KuhNahGame):
+        super().__init__(game)
+        n = game.num_players
+        self.phase = SETUP_REMOVE if game.removed_count else SETUP_REVEAL
+        self.to_move = 0
+        self.quarry = [-1, -1]
+        self.quarry_jade = [0, 0]
+        self.deck = list(range(game.num_cards))  # not removed, not revealed; kept sorted
+        self.removed: list[int] = []
+        self.taken = -1  # quarry slot of the card being placed
+        self.jade = [START_JADE] * n
+        self.cells: list[dict[int, int]] = [{} for _ in range(n)]
+        self.base_left = [0] * n
+        self.base_right = [-1] * n  # base covers columns base_left..base_right
+        self.wild_used = [False] * n
+        self.wild_halves: set[int] = set()  # card * 2 + half
+
+    # ---------------------------------------------------------- who decides
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == TURN or phase == PLACE:
+            return self.to_move
+        if phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    # ---------------------------------------------------------------- chance
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == SETUP_START:
+            n = self.game.num_players
+            return [(p, 1.0 / n) for p in range(n)]
+        p = 1.0 / len(self.deck)
+        return [(c, p) for c in self.deck]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        u = rng.random()
+        if self.phase == SETUP_START:
+            return int(u * self.game.num_players)
+        deck = self.deck
+        return deck[int(u * len(deck))]
+
+    # ----------------------------------------------------------------- rules
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.phase == TURN:
+            if self.jade[player] > 0:
+                return [JADE_ON, JADE_ON + 1, TAKE, TAKE + 1]
+            return [TAKE, TAKE + 1]
+        return self._placements(player, self.quarry[self.taken])
+
+    def _placements(self, player: int, card: int) -> list[int]:
+        """Legal slots for ``card`` in ``player``'s pyramid, then wild choices."""
+        cells = self.cells[player]
+        if not cells:
+            actions = [BASE_LEFT]
+        else:
+            g = self.game
+            actions = [BASE_LEFT, BASE_RIGHT]
+            value = g.value
+            v = value[card]
+            lsym = g.left_symbol
+            rsym = g.right_symbol
+            wild = g.wild_symbol
+            halves = self.wild_halves
+            left0 = self.base_left[player]
+            offset = g.row_offset
+            my_left = lsym[card]
+            my_right = rsym[card]
+            my_left_wild = my_left == wild or (card * 2) in halves
+            my_right_wild = my_right == wild or (card * 2 + 1) in halves
+            upper = []
+            for key, a in cells.items():
+                b = cells.get(key + 1)
+                if b is None or key + ROW in cells:
+                    continue
+                # left support a: heavier, or its right half matches our left half
+                if not (
+                    value[a] > v
+                    or my_left_wild
+                    or rsym[a] == my_left
+                    or rsym[a] == wild
+                    or (a * 2 + 1) in halves
+                ):
+                    continue
+                if not (
+                    value[b] > v
+                    or my_right_wild
+                    or lsym[b] == my_right
+                    or lsym[b] == wild
+                    or (b * 2) in halves
+                ):
+                    continue
+                row = key // ROW + 1
+                upper.append(offset[row] + (key % ROW - ORIGIN) - left0)
+            if upper:
+                upper.sort()
+                actions.extend(upper)
+        if self.game.jade_wild and not self.wild_used[player] and self.jade[player] > 0:
+            base = self.game.wild_base
+            wild_cards = sorted([card, *cells.values()])
+            for c in wild_cards:
+                if (c * 2) not in self.wild_halves:
+                    actions.append(base + 2 * c)
+                if (c * 2 + 1) not in self.wild_halves:
+                    actions.append(base + 2 * c + 1)
+        return actions
+
+    def _apply(self, action: int, player: int) -> None:
+        phase = self.phase
+        if phase == TURN:
+            if action < TAKE:
+                self.jade[player] -= 1
+                self.quarry_jade[action] += 1
+            else:
+                slot = action - TAKE
+                self.taken = slot
+                self.jade[player] += self.quarry_jade[slot]
+                self.quarry_jade[slot] = 0
+                self.phase = PLACE
+                return
+            self.to_move = (player + 1) % self.game.num_players
+        elif phase == PLACE:
+            g = self.game
+            if action >= g.wild_base:
+                self.jade[player] -= 1
+                self.wild_used[player] = True
+                self.wild_halves.add(action - g.wild_base)
+                return
+            slot = self.taken
+            card = self.quarry[slot]
+            self.quarry[slot] = -1
+            self.taken = -1
+            cells = self.cells[player]
+            if action == BASE_LEFT:
+                if cells:
+                    self.base_left[player] -= 1
+                else:
+                    self.base_right[player] = 0
+                cells[_key(0, self.base_left[player])] = card
+            elif action == BASE_RIGHT:
+                self.base_right[player] += 1
+                cells[_key(0, self.base_right[player])] = card
+            else:
+                row, col = self._slot(action)
+                cells[_key(row, col + self.base_left[player])] = card
+            self.to_move = (player + 1) % g.num_players
+            self.phase = REFILL if self.deck else OVER
+        elif phase == SETUP_REMOVE:
+            self.deck.remove(action)
+            self.removed.append(action)
+            if len(self.removed) == self.game.removed_count:
+                self.removed.sort()
+                self.phase = SETUP_REVEAL
+        elif phase == SETUP_REVEAL or phase == REFILL:
+            self.deck.remove(action)
+            slot = 0 if self.quarry[0] < 0 else 1
+            self.quarry[slot] = action
+            if self.quarry[1] >= 0 and self.quarry[0] >= 0:
+                if phase == REFILL:
+                    self.phase = TURN
+                elif self.game.options["start-player"] == "random":
+                    self.phase = SETUP_START
+                else:
+                    self.to_move = int(str(self.game.options["start-player"])) - 1
+                    self.phase = TURN
+        elif phase == SETUP_START:
+            self.to_move = action
+            self.phase = TURN
+
+    def _slot(self, action: int) -> tuple[int, int]:
+        """(row, column counted from the base's left end) of an upper-slot action."""
+        offset = self.game.row_offset
+        row = 1
+        while row < self.game.max_row and action >= offset[row + 1]:
+            row += 1
+        return row, action - offset[row]
+
+    # ------------------------------------------------------------ explaining
+    def _explain_illegal(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            return f"chance outcome {action} is not possible now"
+        if self.phase == TURN:
+            if action < TAKE:
+                return "you have no jade left: you must take a card"
+            return f"{self._action_text(action, player)!r} is not possible now"
+        card = self.quarry[self.taken]
+        if action < UPPER:
+            if action in (JADE_ON, JADE_ON + 1, TAKE, TAKE + 1):
+                return f"you took the {g.card(card).id}: place it first"
+            return "your base is empty: the first card goes in the base"
+        if action >= g.wild_base:
+            if not g.jade_wild:
+                return "wild halves are part of the jade-wild variant only"
+            if self.wild_used[player]:
+                return "you have already used your wild jade this game"
+            if self.jade[player] == 0:
+                return "you have no jade to make a half wild"
+            c = (action - g.wild_base) // 2
+            if (action - g.wild_base) in self.wild_halves:
+                return "that half is already wild"
+            return f"the {g.card(c).id} is neither the card you took nor in your pyramid"
+        row, col = self._slot(action)
+        if row > g.max_row:
+            return "there is no such slot"
+        cells = self.cells[player]
+        col += self.base_left[player]
+        key = _key(row, col)
+        where = self._action_text(action, player)
+        if key in cells:
+            return f"{where} is taken already"
+        a, b = cells.get(key - ROW), cells.get(key - ROW + 1)
+        if a is None or b is None:
+            return f"{where} needs two cards under it"
+        reasons = []
+        v = g.value[card]
+        if not (g.value[a] > v or self._halves_match(card, LEFT, a, RIGHT)):
+            reasons.append(self._why(card, a, "left"))
+        if not (g.value[b] > v or self._halves_match(card, RIGHT, b, LEFT)):
+            reasons.append(self._why(card, b, "right"))
+        return f"the {g.card(card).id} can't go at {where}: " + "; ".join(reasons)
+
+    def _why(self, card: int, support: int, side: str) -> str:
+        g = self.game
+        mine = g.card(card).left if side == "left" else g.card(card).right
+        theirs = g.card(support).right if side == "left" else g.card(support).left
+        weight = "as heavy as" if g.value[support] == g.value[card] else "lighter than"
+        return (
+            f"the {g.card(support).id} under its {side} half is {weight} it"
+            f" and {theirs} does not match {mine}"
+        )
+
+    def _is_wild(self, card: int, half: int) -> bool:
+        g = self.game
+        sym = g.left_symbol[card] if half == LEFT else g.right_symbol[card]
+        return sym == g.wild_symbol or (card * 2 + half) in self.wild_halves
+
+    def _halves_match(self, card: int, half: int, support: int, support_half: int) -> bool:
+        """True if ``half`` of ``card`` matches ``support_half`` of ``support``."""
+        g = self.game
+        if self._is_wild(card, half) or self._is_wild(support, support_half):
+            return True
+        mine = g.left_symbol[card] if half == LEFT else g.right_symbol[card]
+        theirs = g.left_symbol[support] if support_half == LEFT else g.right_symbol[support]
+        return mine == theirs
+
+    # ------------------------------------------------------------------ text
+    def _action_text(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            if self.phase == SETUP_START:
+                return f"start player {action + 1}"
+            verb = "remove" if self.phase == SETUP_REMOVE else "reveal"
+            return f"{verb} {g.card(action).id}"
+        if action < TAKE:
+            return f"jade {self._quarry_id(action)}"
+        if action < BASE_LEFT:
+            return f"take {self._quarry_id(action - TAKE)}"
+        if action == BASE_LEFT:
+            return "base left" if self.cells[player] else "base"
+        if action == BASE_RIGHT:
+            return "base right"
+        if action >= g.wild_base:
+            c, half = divmod(action - g.wild_base, 2)
+            return f"wild {g.card(c).id} {'left' if half == LEFT else 'right'}"
+        row, col = self._slot(action)
+        return f"row {row + 1} pos {col + 1}"
+
+    def _quarry_id(self, slot: int) -> str:
+        card = self.quarry[slot]
+        return self.game.card(card).id if card >= 0 else f"quarry {slot + 1}"
+
+    def _parse(self, text: str, player: int) -> int:
+        g = self.game
+        words = text.split()
+        if player == CHANCE:
+            if len(words) == 3 and words[:2] == ["start", "player"] and words[2].isdigit():
+                return int(words[2]) - 1
+            if len(words) == 2 and words[0] in ("remove", "reveal"):
+                return self._card_index(words[1])
+            raise ParseActionError(f"{text!r} is not a chance outcome (remove X, reveal X, start player N)")
+        if len(words) == 2 and words[0] in ("jade", "take"):
+            base = JADE_ON if words[0] == "jade" else TAKE
+            if words[1] in ("1", "2"):
+                return base + int(words[1]) - 1
+            card = self._card_index(words[1])
+            for slot in (0, 1):
+                if self.quarry[slot] == card:
+                    return base + slot
+            raise IllegalActionError(f"the {g.card(card).id} is not in the Quarry")
+        if words == ["base"] or words == ["base", "left"]:
+            return BASE_LEFT
+        if words == ["base", "right"]:
+            return BASE_RIGHT
+        if len(words) == 4 and words[0] == "row" and words[2] == "pos" and words[1].isdigit() and words[3].isdigit():
+            row, col = int(words[1]) - 1, int(words[3]) - 1
+            if row == 0:
+                raise ParseActionError("row 1 is the base: say 'base left' or 'base right'")
+            if not 1 <= row <= g.max_row or not 0 <= col < g.max_cards - row:
+                raise ParseActionError(f"there is no row {row + 1} pos {col + 1} in a pyramid of this game")
+            return g.row_offset[row] + col
+        if len(words) == 3 and words[0] == "wild" and words[2] in ("left", "right"):
+            if not g.jade_wild:
+                raise ParseActionError("wild halves are part of the jade-wild variant only")
+            card = self._card_index(words[1])
+            return g.wild_base + 2 * card + (LEFT if words[2] == "left" else RIGHT)
+        raise ParseActionError(
+            f"{text!r} is not a K'uh Nah action (try: jade 22a, take 22a, base left, base right, row 2 pos 1"
+            + (", wild 22a left" if g.jade_wild else "")
+            + ")"
+        )
+
+    def _card_index(self, word: str) -> int:
+        try:
+            return self.game.cards.index(word)
+        except KeyError:
+            raise ParseActionError(f"there is no card {word!r} (cards are named like 22a, 22b)") from None
+
+    # ----------------------------------------------------------------- state
+    def _copy(self) -> KuhNahState:
+        new = KuhNahState.__new__(KuhNahState)
+        new.game = self.game
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.quarry = self.quarry.copy()
+        new.quarry_jade = self.quarry_jade.copy()
+        new.deck = self.deck.copy()
+        new.removed = self.removed.copy()
+        new.taken = self.taken
+        new.jade = self.jade.copy()
+        new.cells = [c.copy() for c in self.cells]
+        new.base_left = self.base_left.copy()
+        new.base_right = self.base_right.copy()
+        new.wild_used = self.wild_used.copy()
+        new.wild_halves = self.wild_halves.copy()
+        return new
+
+    def resample(self, player: int, rng: random.Random) -> KuhNahState:
+        """Redeal what ``player`` can't see: which unseen cards were removed and which are in the deck.
+
+        Jade counts are private at the table but follow from the public moves
+        (everyone starts with 8; every jade placed and taken is seen), so they
+        are kept.
+        """
+        new = self.clone()
+        assert isinstance(new, KuhNahState)
+        if self.phase == SETUP_REMOVE:
+            return new  # nothing is known yet beyond counts; removal continues by chance
+        pool = new.deck + new.removed
+        rng.shuffle(pool)
+        k = len(new.deck)
+        new.deck = sorted(pool[:k])
+        new.removed = sorted(pool[k:])
+        return new
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "phase": _PHASE_NAMES[self.phase] if self.phase not in (SETUP_REMOVE, SETUP_REVEAL) else
+            ("remove" if self.phase == SETUP_REMOVE else "reveal"),
+            "to_move": self.to_move,
+            "quarry": list(self.quarry),
+            "quarry_jade": list(self.quarry_jade),
+            "deck": sorted(self.deck),
+            "removed": sorted(self.removed),
+            "taken": self.taken,
+            "jade": list(self.jade),
+            "pyramids": [sorted([k, c] for k, c in cells.items()) for cells in self.cells],
+            "base_left": list(self.base_left),
+            "base_right": list(self.base_right),
+            "wild_used": list(self.wild_used),
+            "wild_halves": sorted(self.wild_halves),
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        names = {"remove": SETUP_REMOVE, "reveal": SETUP_REVEAL, "setup": SETUP_START, "turn": TURN,
+                 "place": PLACE, "refill": REFILL, "over": OVER}  # fmt: skip
+        g = self.game
+        n = g.num_players
+        if data["phase"] not in names:
+            raise RecordError(f"unknown phase {data['phase']!r}")
+        self.phase = names[data["phase"]]
+        self.to_move = int(data["to_move"])
+        self.quarry = [int(c) for c in data["quarry"]]
+        self.quarry_jade = [int(j) for j in data["quarry_jade"]]
+        self.deck = sorted(int(c) for c in data["deck"])
+        self.removed = sorted(int(c) for c in data["removed"])
+        self.taken = int(data["taken"])
+        self.jade = [int(j) for j in data["jade"]]
+        self.cells = [{int(k): int(c) for k, c in cells} for cells in data["pyramids"]]
+        self.base_left = [int(x) for x in data["base_left"]]
+        self.base_right = [int(x) for x in data["base_right"]]
+        self.wild_used = [bool(x) for x in data["wild_used"]]
+        self.wild_halves = {int(h) for h in data["wild_halves"]}
+        lists = (self.jade, self.cells, self.base_left, self.base_right, self.wild_used)
+        if any(len(x) != n for x in lists) or len(self.quarry) != 2 or len(self.quarry_jade) != 2:
+            raise RecordError("saved K'uh Nah state has the wrong number of players or Quarry cards")
+        placed = [c for cells in self.cells for c in cells.values()]
+        every = self.deck + self.removed + [c for c in self.quarry if c >= 0] + placed
+        if sorted(every) != list(range(g.num_cards)):
+            raise RecordError("saved K'uh Nah state does not account for every card exactly once")
+        if not 0 <= self.to_move < n or min(self.jade + self.quarry_jade) < 0:
+            raise RecordError("saved K'uh Nah state has an impossible player or jade count")
+        if self.phase == PLACE and not (0 <= self.taken <= 1 and self.quarry[self.taken] >= 0):
+            raise RecordError("saved K'uh Nah state is placing a card that is not there")
+
+    # ------------------------------------------------------------------ view
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` sees (``None``: a spectator).
+
+        Public: the Quarry and its jade, every pyramid, deck and removed counts,
+        who used their wild jade. Private: each player's jade count (shown only
+        to its owner unless ``open-jade``). Never shown: which cards were removed
+        and the order of the deck.
+        """
+        g = self.game
+        card_json = g.card
+        pyramids = []
+        for p in range(g.num_players):
+            left0 = self.base_left[p]
+            cards = []
+            for key, c in sorted(self.cells[p].items()):
+                row, col = _row_col(key)
+                entry = card_json(c).to_json()
+                entry.update(row=row + 1, pos=col - left0 + 1, wild=[self._is_wild(c, LEFT), self._is_wild(c, RIGHT)])
+                cards.append(entry)
+            pyramids.append(cards)
+        jade = [
+            self.jade[p] if (g.open_jade or p == player) else None for p in range(g.num_players)
+        ]
+        taken = None
+        if self.phase == PLACE:
+            c = self.quarry[self.taken]
+            taken = card_json(c).to_json()
+            taken["wild"] = [self._is_wild(c, LEFT), self._is_wild(c, RIGHT)]
+        quarry = []
+        for slot in (0, 1):
+            c = self.quarry[slot]
+            if c < 0 or (self.phase == PLACE and slot == self.taken):
+                quarry.append(None)
+            else:
+                entry = card_json(c).to_json()
+                entry["jade"] = self.quarry_jade[slot]
+                entry["wild"] = [self._is_wild(c, LEFT), self._is_wild(c, RIGHT)]
+                quarry.append(entry)
+        cur = self.current_player()
+        out: dict[str, Any] = {
+            "game": "kuhnah",
+            "player": player,
+            "players": g.num_players,
+            "phase": _PHASE_NAMES[self.phase],
+            "to_move": cur if cur >= 0 else None,
+            "quarry": quarry,
+            "taken": taken,
+            "deck": len(self.deck),
+            "removed": len(self.removed),
+            "jade": jade,
+            "pyramids": pyramids,
+            "wild_used": list(self.wild_used),
+            "jade_wild": g.jade_wild,
+            "wild_symbol": g.cards.wild if not g.jade_wild else None,
+        }
+        if self.phase == OVER:
+            out["scores"] = list(self._scores())
+            out["ranks"] = list(self.outcome().ranks)
+        return out
+
+    # --------------------------------------------------------------- scoring
+    def uncovered(self, player: int) -> list[int]:
+        """Cards of ``player``'s pyramid that support no card (they score)."""
+        cells = self.cells[player]
+        return [c for key, c in cells.items() if key + ROW not in cells and key + ROW - 1 not in cells]
+
+    def _scores(self) -> tuple[float, ...]:
+        value = self.game.value
+        return tuple(
+            float(sum(value[c] for c in self.uncovered(p)) - self.jade[p]) for p in range(self.game.num_players)
+        )
