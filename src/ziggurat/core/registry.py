@@ -38,12 +38,17 @@ class GameEntry:
     can't leak into the drawing) into something ``rich`` can print.
     ``heuristic(state, player, rng)`` is the game's one-move-ahead policy used by
     the ``greedy`` bot. ``rules`` is a one-screen summary for ``ziggurat rules``.
+    ``tensor(game, view)`` encodes a player's view as a flat list of floats of
+    length ``tensor_size(game)`` (the same for every view of that game), for
+    learning and for OpenSpiel's observation tensors.
     """
 
     game_class: type[Game]
     rules: str
     render: Callable[[Mapping[str, Any], int | None], Any] | None = None
     heuristic: Heuristic | None = None
+    tensor: Callable[[Game, Mapping[str, Any]], list[float]] | None = None
+    tensor_size: Callable[[Game], int] | None = None
 
     @property
     def id(self) -> str:
