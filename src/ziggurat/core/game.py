@@ -107,7 +107,9 @@ class Game(ABC):
         if data.get("format") != STATE_FORMAT:
             raise RecordError(f"not a saved state: format is {data.get('format')!r}, expected {STATE_FORMAT!r}")
         if data.get("version") != STATE_VERSION:
-            raise RecordError(f"saved state version {data.get('version')!r} is not supported (expected {STATE_VERSION})")
+            raise RecordError(
+                f"saved state version {data.get('version')!r} is not supported (expected {STATE_VERSION})"
+            )
         if data.get("game") != self.spec.id:
             raise RecordError(f"saved state is for game {data.get('game')!r}, not {self.spec.id!r}")
         if data.get("players") != self.num_players:
@@ -128,7 +130,7 @@ class Game(ABC):
 class State(ABC):
     """One position of a game. See the module docstring for the protocol."""
 
-    __slots__ = ("game", "history", "_legal")
+    __slots__ = ("_legal", "game", "history")
 
     def __init__(self, game: Game):
         self.game = game
@@ -305,7 +307,7 @@ class State(ABC):
     def _action_text_safe(self, action: int, player: int) -> str:
         try:
             return self._action_text(action, player)
-        except Exception:  # noqa: BLE001 - text of an impossible action may not exist
+        except Exception:
             return f"action {action}"
 
     def _text_player(self, player: int | None) -> int:

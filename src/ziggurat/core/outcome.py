@@ -44,6 +44,4 @@ def returns_from_ranks(ranks: Sequence[int]) -> tuple[float, ...]:
     n = len(ranks)
     if n == 1:
         return (0.0,)
-    return tuple(
-        (sum(1 for o in ranks if o > r) - sum(1 for o in ranks if o < r)) / (n - 1) for r in ranks
-    )
+    return tuple((sum(1 for o in ranks if o > r) - sum(1 for o in ranks if o < r)) / (n - 1) for r in ranks)

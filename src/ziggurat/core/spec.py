@@ -54,10 +54,8 @@ class OptionSpec:
                     raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}") from None
             if not isinstance(raw, int):
                 raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
-            if self.minimum is not None and raw < self.minimum or self.maximum is not None and raw > self.maximum:
-                raise OptionError(
-                    f"option {self.name!r} must be between {self.minimum} and {self.maximum}, not {raw}"
-                )
+            if (self.minimum is not None and raw < self.minimum) or (self.maximum is not None and raw > self.maximum):
+                raise OptionError(f"option {self.name!r} must be between {self.minimum} and {self.maximum}, not {raw}")
             return raw
         if self.kind == "choice":
             if not isinstance(raw, str) or raw not in self.choices:

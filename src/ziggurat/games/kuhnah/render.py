@@ -30,8 +30,10 @@ def card_text(card: Mapping[str, Any], view: Mapping[str, Any]) -> Text:
     t = Text("[")
     t.append(_abbrev(card["left"]) + ("*" if wild[0] else " "), style=_colour(card["left"], view))
     t.append(f"{card['value']:>2}", style="bold")
-    t.append(" " + _abbrev(card["right"]) if not wild[1] else "*" + _abbrev(card["right"]),
-             style=_colour(card["right"], view))
+    t.append(
+        " " + _abbrev(card["right"]) if not wild[1] else "*" + _abbrev(card["right"]),
+        style=_colour(card["right"], view),
+    )
     t.append("]")
     return t
 
@@ -97,7 +99,14 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
         legend += f" The {wild} (Ja) is wild."
     parts.append(Text(legend, style="dim"))
     if "scores" in view:
-        parts.append(Text("Scores (lowest wins): " + ", ".join(
-            f"P{p + 1} {int(s)} (rank {r})" for p, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
-        ), style="bold"))
+        parts.append(
+            Text(
+                "Scores (lowest wins): "
+                + ", ".join(
+                    f"P{p + 1} {int(s)} (rank {r})"
+                    for p, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
+                ),
+                style="bold",
+            )
+        )
     return Group(*parts)

@@ -161,8 +161,19 @@ class KuhNahState(State):
     """A K'uh Nah position."""
 
     __slots__ = (
-        "phase", "to_move", "quarry", "quarry_jade", "deck", "removed", "taken",
-        "jade", "cells", "base_left", "base_right", "wild_used", "wild_halves",
+        "base_left",
+        "base_right",
+        "cells",
+        "deck",
+        "jade",
+        "phase",
+        "quarry",
+        "quarry_jade",
+        "removed",
+        "taken",
+        "to_move",
+        "wild_halves",
+        "wild_used",
     )  # fmt: skip
 
     game: KuhNahGame
@@ -242,21 +253,9 @@ class KuhNahState(State):
                 if b is None or key + ROW in cells:
                     continue
                 # left support a: heavier, or its right half matches our left half
-                if not (
-                    value[a] > v
-                    or my_left_wild
-                    or rsym[a] == my_left
-                    or rsym[a] == wild
-                    or (a * 2 + 1) in halves
-                ):
+                if not (value[a] > v or my_left_wild or rsym[a] == my_left or rsym[a] == wild or (a * 2 + 1) in halves):
                     continue
-                if not (
-                    value[b] > v
-                    or my_right_wild
-                    or lsym[b] == my_right
-                    or lsym[b] == wild
-                    or (b * 2) in halves
-                ):
+                if not (value[b] > v or my_right_wild or lsym[b] == my_right or lsym[b] == wild or (b * 2) in halves):
                     continue
                 row = key // ROW + 1
                 upper.append(offset[row] + (key % ROW - ORIGIN) - left0)
@@ -393,10 +392,7 @@ class KuhNahState(State):
         mine = g.card(card).left if side == "left" else g.card(card).right
         theirs = g.card(support).right if side == "left" else g.card(support).left
         weight = "as heavy as" if g.value[support] == g.value[card] else "lighter than"
-        return (
-            f"the {g.card(support).id} under its {side} half is {weight} it"
-            f" and {theirs} does not match {mine}"
-        )
+        return f"the {g.card(support).id} under its {side} half is {weight} it and {theirs} does not match {mine}"
 
     def _is_wild(self, card: int, half: int) -> bool:
         g = self.game
@@ -523,8 +519,9 @@ class KuhNahState(State):
 
     def _dump(self) -> dict[str, Any]:
         return {
-            "phase": _PHASE_NAMES[self.phase] if self.phase not in (SETUP_REMOVE, SETUP_REVEAL) else
-            ("remove" if self.phase == SETUP_REMOVE else "reveal"),
+            "phase": _PHASE_NAMES[self.phase]
+            if self.phase not in (SETUP_REMOVE, SETUP_REVEAL)
+            else ("remove" if self.phase == SETUP_REMOVE else "reveal"),
             "to_move": self.to_move,
             "quarry": list(self.quarry),
             "quarry_jade": list(self.quarry_jade),
@@ -592,15 +589,13 @@ class KuhNahState(State):
                 entry.update(row=row + 1, pos=col - left0 + 1, wild=[self._is_wild(c, LEFT), self._is_wild(c, RIGHT)])
                 cards.append(entry)
             pyramids.append(cards)
-        jade = [
-            self.jade[p] if (g.open_jade or p == player) else None for p in range(g.num_players)
-        ]
+        jade = [self.jade[p] if (g.open_jade or p == player) else None for p in range(g.num_players)]
         taken = None
         if self.phase == PLACE:
             c = self.quarry[self.taken]
             taken = card_json(c).to_json()
             taken["wild"] = [self._is_wild(c, LEFT), self._is_wild(c, RIGHT)]
-        quarry = []
+        quarry: list[dict[str, Any] | None] = []
         for slot in (0, 1):
             c = self.quarry[slot]
             if c < 0 or (self.phase == PLACE and slot == self.taken):
