@@ -2,18 +2,22 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-EXTRAS ?= dev
+# `make play` installs the package alone; `make test` adds every extra, so CI tests them all.
+TEST_EXTRAS ?= dev,rl,cluster
 
-.PHONY: setup play test lint typecheck unit bench clean
+.PHONY: setup setup-play play test lint typecheck unit bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 setup: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -e ".[$(TEST_EXTRAS)]"
 
-play: setup
+setup-play: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+
+play: setup-play
 	$(BIN)/ziggurat play kuhnah --players 3 --seats human,random,random
 
 lint: setup

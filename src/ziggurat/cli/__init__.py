@@ -1,0 +1,1 @@
+"""The ``ziggurat`` command line."""
