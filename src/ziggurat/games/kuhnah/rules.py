@@ -574,7 +574,8 @@ class KuhNahState(State):
 
         Public: the Quarry and its jade, every pyramid, deck and removed counts,
         who used their wild jade. Private: each player's jade count (shown only
-        to its owner unless ``open-jade``). Never shown: which cards were removed
+        to its owner unless ``open-jade``, and to all once the game is over, when
+        it is counted). Never shown: which cards were removed
         and the order of the deck.
         """
         g = self.game
@@ -589,7 +590,8 @@ class KuhNahState(State):
                 entry.update(row=row + 1, pos=col - left0 + 1, wild=[self._is_wild(c, LEFT), self._is_wild(c, RIGHT)])
                 cards.append(entry)
             pyramids.append(cards)
-        jade = [self.jade[p] if (g.open_jade or p == player) else None for p in range(g.num_players)]
+        shown = g.open_jade or self.phase == OVER
+        jade = [self.jade[p] if (shown or p == player) else None for p in range(g.num_players)]
         taken = None
         if self.phase == PLACE:
             c = self.quarry[self.taken]
