@@ -302,7 +302,11 @@ class State(ABC):
 
     def action_to_text(self, action: int, player: int | None = None) -> str:
         """Readable text of ``action`` for ``player`` (default: the one to move)."""
-        return self._action_text(action, self._text_player(player))
+        p = self._text_player(player)
+        limit = self.game.max_chance_outcomes if p == CHANCE else self.game.num_actions
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < limit:
+            raise ParseActionError(f"{action!r} is not an action id of {self.game.spec.name} (ids 0..{limit - 1})")
+        return self._action_text(action, p)
 
     def _action_text_safe(self, action: int, player: int) -> str:
         try:

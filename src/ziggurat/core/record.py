@@ -157,6 +157,9 @@ class GameRecord:
         n = len(self.actions) if upto is None else upto
         for i, (player, action) in enumerate(self.actions[:n]):
             try:
+                mover = None if player == CHANCE else player
+                if action not in state.legal_actions(CHANCE if player == CHANCE else player):
+                    state.apply_action(action, mover)  # raises the specific error
                 if self.texts:
                     expected = self.texts[i]
                     actual = state.action_to_text(action, player)
@@ -164,7 +167,7 @@ class GameRecord:
                         raise RecordError(
                             f"record step {i + 1}: action {action} is {actual!r} here, but the record says {expected!r}"
                         )
-                state.apply_action(action, None if player == CHANCE else player)
+                state.apply_action(action, mover)
             except (ActionError, ZigguratError) as exc:
                 if isinstance(exc, RecordError):
                     raise
