@@ -1,6 +1,8 @@
 """K'uh Nah (WizKids 2019, Adam E. Daulton): build a pyramid, lowest score wins."""
 
 from ziggurat.core.registry import GameEntry
+from ziggurat.games.kuhnah.encode import tensor, tensor_size
+from ziggurat.games.kuhnah.heuristic import heuristic
 from ziggurat.games.kuhnah.render import render
 from ziggurat.games.kuhnah.rules import SPEC, KuhNahGame, KuhNahState
 
@@ -25,6 +27,8 @@ Variant jade-wild: the jaguar is an ordinary animal; once per game, after taking
         put one jade on a half of that card or of your pyramid: that half is wild.
 """
 
-ENTRY = GameEntry(game_class=KuhNahGame, rules=RULES, render=render)
+ENTRY = GameEntry(
+    game_class=KuhNahGame, rules=RULES, render=render, heuristic=heuristic, tensor=tensor, tensor_size=tensor_size
+)
 
 __all__ = ["ENTRY", "SPEC", "KuhNahGame", "KuhNahState"]

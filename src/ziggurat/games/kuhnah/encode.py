@@ -1,0 +1,88 @@
+"""A fixed-length numeric encoding of a K'uh Nah view (for learning and OpenSpiel tensors).
+
+Players are listed from the viewer's seat on (the viewer first), so the same
+situation encodes the same way whatever seat the viewer has. Layout:
+
+* phase (turn, place, other), the seat to move relative to the viewer (one-hot);
+* deck and removed counts; each player's jade (0 with a "hidden" bit when unseen);
+* the two Quarry cards and the taken card: present, value, left/right symbol
+  one-hots (a wild half is its own symbol), jade on it;
+* every pyramid cell in a fixed grid (row, position from the base's left end):
+  present, value, left symbol, right symbol (symbols scaled to [0, 1]).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.game import Game
+from ziggurat.games.kuhnah.rules import KuhNahGame
+
+CARD_FEATURES = 2 + 2 * 6 + 1
+CELL_FEATURES = 4
+
+
+def _grid(game: KuhNahGame) -> list[tuple[int, int]]:
+    cells = [(1, pos) for pos in range(1, game.max_cards + 1)]
+    for row in range(1, game.max_row + 1):
+        cells += [(row + 1, pos) for pos in range(1, game.max_cards - row + 1)]
+    return cells
+
+
+def tensor_size(game: Game) -> int:
+    """Length of every encoding of this game's views."""
+    assert isinstance(game, KuhNahGame)
+    n = game.num_players
+    return 3 + n + 2 + 2 * n + 3 * CARD_FEATURES + n * len(_grid(game)) * CELL_FEATURES
+
+
+def _symbol(game: KuhNahGame, card: Mapping[str, Any], half: int) -> int:
+    if card["wild"][half]:
+        return len(game.symbol_names)
+    return game.symbol_names.index(card["left" if half == 0 else "right"])
+
+
+def _card(game: KuhNahGame, card: Mapping[str, Any] | None, jade_scale: float) -> list[float]:
+    out = [0.0] * CARD_FEATURES
+    if card is None:
+        return out
+    out[0] = 1.0
+    out[1] = card["value"] / 30.0
+    out[2 + _symbol(game, card, 0)] = 1.0
+    out[8 + _symbol(game, card, 1)] = 1.0
+    out[14] = card.get("jade", 0) / jade_scale
+    return out
+
+
+def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
+    """Encode ``view`` (see the module docstring)."""
+    assert isinstance(game, KuhNahGame)
+    n = game.num_players
+    me = view["player"] if view["player"] is not None else 0
+    order = [(me + k) % n for k in range(n)]
+    jade_scale = 8.0 * n
+    phase = view["phase"]
+    out = [float(phase == "turn"), float(phase == "place"), float(phase not in ("turn", "place"))]
+    to_move = [0.0] * n
+    if view["to_move"] is not None:
+        to_move[(view["to_move"] - me) % n] = 1.0
+    out += to_move
+    out += [view["deck"] / 50.0, view["removed"] / 50.0]
+    for p in order:
+        jade = view["jade"][p]
+        out += [0.0, 1.0] if jade is None else [jade / jade_scale, 0.0]
+    for card in (*view["quarry"], view["taken"]):
+        out += _card(game, card, jade_scale)
+    grid = {cell: i for i, cell in enumerate(_grid(game))}
+    symbols = float(len(game.symbol_names))
+    for p in order:
+        block = [0.0] * (len(grid) * CELL_FEATURES)
+        for card in view["pyramids"][p]:
+            i = grid[(card["row"], card["pos"])] * CELL_FEATURES
+            block[i] = 1.0
+            block[i + 1] = card["value"] / 30.0
+            block[i + 2] = (_symbol(game, card, 0) + 1) / (symbols + 1)
+            block[i + 3] = (_symbol(game, card, 1) + 1) / (symbols + 1)
+        out += block
+    return out
