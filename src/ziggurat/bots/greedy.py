@@ -1,0 +1,82 @@
+"""The greedy bot: the game's own one-move-ahead heuristic, or a generic one-ply lookahead.
+
+Each game may register ``ENTRY.heuristic(state, player, rng) -> action``, a
+policy written from its rules. Games without one get :func:`lookahead`: try
+every legal action on a copy, let chance fall (sampled), and keep the action
+whose resulting position evaluates best for the player.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ziggurat.core.bot import Bot
+from ziggurat.core.errors import NotOverError
+from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.registry import Heuristic, get_game, register_bot
+
+
+def position_value(state: State, player: int) -> float:
+    """How good ``state`` looks for ``player``: the score margin over the best opponent.
+
+    Uses the game's final scores at the end, and the same scoring applied to an
+    unfinished position where the game allows it; 0 if it cannot be evaluated.
+    """
+    try:
+        scores = state.scores() if state.is_terminal() else state._scores()
+    except (NotOverError, NotImplementedError, AttributeError, KeyError, IndexError, TypeError, ValueError):
+        return 0.0
+    sign = -1.0 if state.game.spec.lower_score_wins else 1.0
+    mine = sign * scores[player]
+    others = [sign * s for p, s in enumerate(scores) if p != player]
+    return mine - (max(others) if others else 0.0)
+
+
+def lookahead(state: State, player: int, rng: random.Random, samples: int = 2) -> int:
+    """Generic one-ply lookahead: the legal action with the best evaluated result."""
+    legal = state.legal_actions(player)
+    if len(legal) == 1:
+        return legal[0]
+    best: list[int] = []
+    best_value = -float("inf")
+    for action in legal:
+        total = 0.0
+        for _ in range(samples):
+            child = state.clone()
+            child.apply_action(action, player)
+            while child.current_player() == CHANCE:
+                child.apply_action(child.sample_chance(rng))
+            total += position_value(child, player)
+        value = total / samples
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(action)
+    return best[int(rng.random() * len(best))]
+
+
+def heuristic_for(game: Game) -> Heuristic:
+    """The game's registered heuristic, or the generic lookahead."""
+    h = get_game(game.spec.id).heuristic
+    return h if h is not None else lookahead
+
+
+class GreedyBot(Bot):
+    """Plays the game's heuristic move (seeded tie-breaks)."""
+
+    name = "greedy"
+
+    def __init__(self, game: Game, player: int, seed: int | str | None = None, **params: Any):
+        super().__init__(game, player, seed, **params)
+        self.heuristic = heuristic_for(game)
+
+    def choose(self, state: State) -> int:
+        """The heuristic's action (checked: an illegal suggestion falls back to the lookahead)."""
+        action = self.heuristic(state, self.player, self.rng)
+        if action not in state.legal_actions(self.player):
+            return lookahead(state, self.player, self.rng)
+        return action
+
+
+register_bot("greedy", GreedyBot, "the game's one-move-ahead heuristic")
