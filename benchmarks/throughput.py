@@ -1,0 +1,49 @@
+"""Random-playout throughput of every registered game, on one core.
+
+Prints, per game and player count: steps per second (every applied action,
+chance included), decisions per second (player actions only) and games per
+second. Figures only: nothing here passes or fails on time.
+
+    python benchmarks/throughput.py [--seconds 2] [--games kuhnah,pyramix]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ziggurat.core import CHANCE, game_ids, get_game, make_game, random_playout
+
+
+def measure(game_id: str, players: int, seconds: float, seed: int = 0) -> tuple[float, float, float]:
+    """(steps/s, decisions/s, games/s) of random playouts for ``seconds``."""
+    game = make_game(game_id, players)
+    rng = random.Random(seed)
+    steps = decisions = games = 0
+    start = time.perf_counter()
+    while True:
+        state = random_playout(game.new_initial_state(), rng)
+        steps += len(state.history)
+        decisions += sum(1 for p, _ in state.history if p != CHANCE)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed, decisions / elapsed, games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per game and player count")
+    parser.add_argument("--games", default=",".join(game_ids()), help="comma-separated game ids")
+    args = parser.parse_args()
+    print(f"{'game':<10} {'players':>7} {'steps/s':>12} {'decisions/s':>12} {'games/s':>10}")
+    for game_id in args.games.split(","):
+        spec = get_game(game_id).game_class.spec
+        for players in spec.player_counts:
+            steps, decisions, games = measure(spec.id, players, args.seconds)
+            print(f"{spec.id:<10} {players:>7} {steps:>12,.0f} {decisions:>12,.0f} {games:>10,.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
