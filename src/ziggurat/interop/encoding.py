@@ -1,0 +1,81 @@
+"""Fixed-length numeric encodings of a player's view, shared by every adapter.
+
+A game that registers a ``tensor`` hook (see :class:`~ziggurat.core.registry.GameEntry`)
+is encoded by it. A game without one gets the *generic encoding*: the view (JSON-ready
+data) is flattened into ``path = value`` features and hashed into
+:data:`GENERIC_TENSOR_SIZE` buckets (numbers add their value, ``true`` adds 1,
+strings and ``null`` add 1 to the bucket of ``path=value``). It is deterministic,
+reveals exactly what the view reveals, and is good enough for smoke tests and
+baselines; a hand-made encoding learns better.
+
+>>> from ziggurat.core.registry import make_game
+>>> game = make_game("kuhnah", 2)
+>>> state = game.new_initial_state()
+>>> len(encode_view(game, state.view(0))) == tensor_size(game)
+True
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.game import Game
+from ziggurat.core.registry import get_game
+
+GENERIC_TENSOR_SIZE = 512
+
+
+def has_tensor_hook(game_id: str) -> bool:
+    """True when the game registers its own view encoding."""
+    entry = get_game(game_id)
+    return entry.tensor is not None and entry.tensor_size is not None
+
+
+def tensor_size(game: Game) -> int:
+    """Length of :func:`encode_view` for ``game``."""
+    entry = get_game(game.spec.id)
+    if entry.tensor is not None and entry.tensor_size is not None:
+        return int(entry.tensor_size(game))
+    return GENERIC_TENSOR_SIZE
+
+
+def encode_view(game: Game, view: Mapping[str, Any]) -> list[float]:
+    """The view as ``tensor_size(game)`` floats (the game's hook, else the generic encoding)."""
+    entry = get_game(game.spec.id)
+    if entry.tensor is not None and entry.tensor_size is not None:
+        out = [float(x) for x in entry.tensor(game, view)]
+        size = int(entry.tensor_size(game))
+        if len(out) != size:
+            raise ValueError(f"{game.spec.id}: tensor hook gave {len(out)} values, tensor_size says {size}")
+        return out
+    return generic_encoding(view)
+
+
+def generic_encoding(view: Mapping[str, Any], size: int = GENERIC_TENSOR_SIZE) -> list[float]:
+    """Hash the flattened view into ``size`` buckets (see the module docstring)."""
+    out = [0.0] * size
+    _flatten(view, "", out, size)
+    return out
+
+
+def _bucket(key: str, size: int) -> int:
+    return zlib.crc32(key.encode()) % size
+
+
+def _flatten(value: Any, path: str, out: list[float], size: int) -> None:
+    if isinstance(value, Mapping):
+        for k in sorted(value, key=str):
+            _flatten(value[k], f"{path}/{k}", out, size)
+    elif isinstance(value, list | tuple):
+        out[_bucket(path + "#len", size)] += float(len(value))
+        for i, item in enumerate(value):
+            _flatten(item, f"{path}/{i}", out, size)
+    elif isinstance(value, bool):
+        if value:
+            out[_bucket(path, size)] += 1.0
+    elif isinstance(value, int | float):
+        out[_bucket(path, size)] += float(value)
+    else:
+        out[_bucket(f"{path}={value}", size)] += 1.0

@@ -1,0 +1,154 @@
+"""OpenSpiel adapter: every game at every player count passes OpenSpiel's own checks."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.interop.cases import CASES, VARIANTS, case_id
+from ziggurat.core.registry import get_game, make_game
+
+pyspiel = pytest.importorskip("pyspiel")
+zo = pytest.importorskip("ziggurat.interop.openspiel")
+ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+uniform_random = pytest.importorskip("open_spiel.python.bots.uniform_random")
+
+
+def _num_sims(gid: str, players: int) -> int:
+    # random_sim_test on a Python game costs roughly a millisecond per action.
+    length = make_game(gid, players).max_game_length
+    return 3 if length < 600 else 2 if length < 3000 else 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_random_sim_test_with_serialization(case: tuple[str, int]) -> None:
+    gid, players = case
+    game = pyspiel.load_game(f"python_{gid}(players={players})")
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=_num_sims(gid, players), serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("case", VARIANTS, ids=case_id)
+def test_variants_load_as_bool_params(case: tuple[str, str]) -> None:
+    gid, variant = case
+    spec = get_game(gid).game_class.spec
+    name = variant.replace("-", "_")
+    game = pyspiel.load_game(f"python_{gid}(players={spec.min_players},{name}=True)")
+    assert game.zgame.options[variant] is True
+    assert f"{name}=True" in str(game)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_load_by_registry_name_and_options() -> None:
+    game = zo.load("K'uh Nah", 3, {"jade-wild": True, "start-player": "2"})
+    assert game.get_type().short_name == "python_kuhnah"
+    assert game.zgame.options["start-player"] == "2"
+    again = pyspiel.load_game(str(game))
+    assert again.zgame.options == game.zgame.options
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_game_type_matches_the_game(case: tuple[str, int]) -> None:
+    gid, players = case
+    game = zo.load(gid, players)
+    spec = get_game(gid).game_class.spec
+    gtype = game.get_type()
+    assert gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert gtype.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    chance = pyspiel.GameType.ChanceMode
+    assert gtype.chance_mode == (chance.EXPLICIT_STOCHASTIC if spec.has_chance else chance.DETERMINISTIC)
+    imperfect = spec.has_hidden_information or spec.has_simultaneous_moves
+    info = pyspiel.GameType.Information
+    assert gtype.information == (info.IMPERFECT_INFORMATION if imperfect else info.PERFECT_INFORMATION)
+    utility = pyspiel.GameType.Utility
+    assert gtype.utility == (utility.GENERAL_SUM if players == 1 else utility.ZERO_SUM)
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.num_distinct_actions() == game.zgame.num_actions
+    # a random game ends with returns in range (and summing to zero with opponents)
+    rng = np.random.RandomState(1)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    returns = state.returns()
+    assert all(-1.0 <= r <= 1.0 for r in returns)
+    if players > 1:
+        assert sum(returns) == pytest.approx(0.0)
+
+
+def _play_to_decision(game: object, rng: np.random.RandomState, steps: int) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        if decisions >= steps:
+            return state
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        decisions += 1
+    return state
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_resampled_states_share_the_information_state(case: tuple[str, int]) -> None:
+    gid, players = case
+    game = zo.load(gid, players)
+    rng = np.random.RandomState(3)
+    for steps in (0, 3, 11, 25):
+        state = _play_to_decision(game, rng, steps)
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        key = state.information_state_string(player)
+        obs = state.observation_tensor(player)
+        for _ in range(3):
+            sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert sample.current_player() == player
+            assert sample.information_state_string(player) == key
+            assert sample.observation_tensor(player) == obs
+            assert sample.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_openspiel_search_bot_beats_nothing_but_plays(case: tuple[str, int]) -> None:
+    """OpenSpiel's MCTS (perfect information) or IS-MCTS plays a whole game against random bots."""
+    gid, players = case
+    game = zo.load(gid, players)
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    perfect = game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    if perfect:
+        searcher = mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=rng)
+    else:
+        searcher = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=rng)
+    bots = [searcher] + [uniform_random.UniformRandomBot(p, rng) for p in range(1, players)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            action = int(bots[state.current_player()].step(state))
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert len(state.returns()) == players
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_observations_come_from_the_view(case: tuple[str, int]) -> None:
+    gid, players = case
+    game = zo.load(gid, players)
+    state = _play_to_decision(game, np.random.RandomState(5), 4)
+    zstate = state.zstate
+    for p in range(players):
+        assert json.loads(state.observation_string(p)) == json.loads(json.dumps(zstate.view(p)))
+        assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+        assert len(state.information_state_tensor(p)) == game.information_state_tensor_size()
