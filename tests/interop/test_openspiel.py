@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -82,8 +83,8 @@ def test_game_type_matches_the_game(case: tuple[str, int]) -> None:
         assert sum(returns) == pytest.approx(0.0)
 
 
-def _play_to_decision(game: object, rng: np.random.RandomState, steps: int) -> object:
-    state = game.new_initial_state()  # type: ignore[attr-defined]
+def _play_to_decision(game: Any, rng: np.random.RandomState, steps: int) -> Any:
+    state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
