@@ -27,7 +27,7 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a clear error and return the exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 

@@ -150,7 +150,7 @@ class PlaySession:
             try:
                 return state.action_from_text(raw, player)
             except ZigguratError as exc:
-                self.console.print(f"[red]{exc}[/]", highlight=False)
+                self.console.print(f"[red]{exc}[/]", highlight=False, soft_wrap=True)
 
 
 def replay_record(record: GameRecord, console: Console, player: int | None = None, pause: bool | None = None) -> State:
