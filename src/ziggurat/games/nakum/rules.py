@@ -1,0 +1,1272 @@
+"""Nakum's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+
+Setup is chance, one card at a time: two offerings, five market cards, three
+heritage cards for every player. Then everyone plays a heritage card at the same
+time (a simultaneous node; the choices stay hidden until all are in), and the
+start player (and, with 3–4 players, the next one) chooses a face-down jungle
+tile to reveal.
+
+Jungle tiles are laid out lazily (a *deferred decision*): a face-down position
+holds no tile yet; when it is revealed, a chance node picks which of the tiles
+still unrevealed it is. Market and offering decks are likewise unordered sets,
+drawn from one card at a time. So nothing about the tiles or decks is hidden in
+the state: the only secret is each player's heritage hand (and, during setup,
+the card each has chosen).
+
+A round is a Day (from the start player clockwise, one worker placement at a
+time, until nobody has workers left or nobody can place one) and a Night
+(workers back, sacrificed ones to the reserve, explored tiles revealed, market
+refilled to 5 and offerings to 2). A placement that needs a choice is followed by
+that choice as a separate decision of the same player: the camp option, the
+market card, the offering, the heritage card, Pituk's favour, the black cube to
+remove. The game ends after the Day in which a player completes a second
+offering (no Night), or — a safeguard the rulebook does not need for real
+players — after the Day of round ``max-rounds``.
+
+Action ids (fixed for a content set): pass; place on a basic space (by tile and
+space); place on a camp (by tile); explore (by position); pyramid, Pituk, start
+player, grow the clan; camp option (tile, option); buy a market card; offer an
+offering; play a heritage card; Pituk's two favours; free a cube (tile, option);
+reveal a position at setup. Chance outcome ids are tile indices (reveals) or card
+indices (draws from the deck named by the node).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.errors import ConfigError, ContentError, IllegalActionError, ParseActionError, RecordError
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from ziggurat.core.spec import GameSpec, OptionSpec
+from ziggurat.games.nakum.content import (
+    HERITAGE_ACTION,
+    MARKET_ACTION,
+    MAX_OPTIONS,
+    NUM_TILES,
+    Content,
+    Effect,
+    load_content,
+)
+
+# phases
+HERITAGE_SETUP, REVEAL, DAY, CAMP, BUY, OFFER, PLAY, FAVOUR, FREE, DAWN, OVER = range(11)
+PHASE_NAMES = ("heritage", "reveal", "day", "camp", "buy", "offer", "play", "favour", "free", "dawn", "over")
+
+# draw tokens (the chance queue): a position 0..7 is a tile reveal there
+DRAW_MARKET = 8
+DRAW_OFFERING = 9
+DRAW_DEAL = 10  # + player
+
+MARKET_SIZE = 5
+OFFERINGS_SIZE = 2
+HAND_SIZE = 3
+START_WORKERS = 2
+RESERVE_WORKERS = 2
+FAVOURS = ("market", "offerings")
+CENTRAL = ("pyramid", "pituk", "start", "grow")
+PLACEMENT_STEPS = 4  # place, option, card, cube: the most decisions one worker can take
+
+_POP = [bin(i).count("1") for i in range(16)]
+
+SPEC = GameSpec(
+    id="nakum",
+    name="Nakum",
+    aliases=("nakum",),
+    min_players=2,
+    max_players=4,
+    has_chance=True,
+    has_hidden_information=True,
+    has_simultaneous_moves=True,
+    summary="Worker placement in the jungle around a Maya pyramid: hunt, harvest, explore, make offerings.",
+    options=(
+        OptionSpec(
+            "max-rounds",
+            "int",
+            15,
+            minimum=1,
+            maximum=50,
+            help="safeguard: the game also ends after this round (the rulebook sets no limit)",
+        ),
+        OptionSpec("tiles", "path", None, help="a TOML file of 8 jungle tiles instead of the reconstruction"),
+        OptionSpec("market", "path", None, help="a TOML file of market cards instead of the reconstruction"),
+        OptionSpec("offerings", "path", None, help="a TOML file of offering cards instead of the reconstruction"),
+        OptionSpec("heritage", "path", None, help="a TOML file of heritage cards instead of the reconstruction"),
+        OptionSpec("family", "path", None, help="a TOML family card (storage limits) instead of the reconstruction"),
+    ),
+)
+
+
+def _eff(e: Effect) -> tuple[int, int, int, int, int, int, int, int]:
+    return (*e.cost, *e.gain, e.action)
+
+
+class NakumGame(Game):
+    """Nakum for 2–4 players."""
+
+    spec = SPEC
+
+    def _configure(self) -> None:
+        o = self.options
+        try:
+            self.content: Content = load_content(
+                o["tiles"],  # type: ignore[arg-type]
+                o["market"],  # type: ignore[arg-type]
+                o["offerings"],  # type: ignore[arg-type]
+                o["heritage"],  # type: ignore[arg-type]
+                o["family"],  # type: ignore[arg-type]
+            )
+        except ContentError as exc:
+            raise ConfigError(str(exc)) from None
+        c = self.content
+        n = self.num_players
+        if len(c.heritage) < HAND_SIZE * n:
+            raise ConfigError(
+                f"{len(c.heritage)} heritage cards are too few for {n} players ({HAND_SIZE} each are dealt)"
+            )
+        self.max_rounds = int(o["max-rounds"])  # type: ignore[arg-type]
+        self.tiles = c.tiles
+        self.tile_index = {t.key: i for i, t in enumerate(c.tiles)}
+        # spaces: basics 0..NB-1, camps NB..NB+7, then Pituk, start, grow
+        self.tile_basics: list[list[int]] = []
+        self.basic_tile: list[int] = []
+        self.basic_num: list[int] = []
+        self.basic_effect: list[tuple[int, ...]] = []
+        cap: list[int] = []
+        for t, tile in enumerate(c.tiles):
+            ids = []
+            for j, space in enumerate(tile.basics):
+                ids.append(len(self.basic_tile))
+                self.basic_tile.append(t)
+                self.basic_num.append(j)
+                self.basic_effect.append(_eff(space.effect))
+                cap.append(2 if n == 4 and space.double else 1)
+            self.tile_basics.append(ids)
+        nb = self.num_basics = len(self.basic_tile)
+        cap += [2 if n == 4 and tile.camp_double else 1 for tile in c.tiles]
+        self.camp_space = [nb + t for t in range(NUM_TILES)]
+        self.pituk_space = nb + NUM_TILES
+        self.start_space = nb + NUM_TILES + 1
+        self.grow_space = nb + NUM_TILES + 2
+        cap += [1, 1, 2 if n == 4 else 1]  # the clan space is marked for 4 players
+        self.cap = cap
+        self.num_spaces = len(cap)
+        self.camp_effects = [[_eff(e) for e in tile.camp] for tile in c.tiles]
+        self.camp_full = [(1 << len(tile.camp)) - 1 for tile in c.tiles]
+        self.market_cost = [m.effect.cost for m in c.market]
+        self.market_effect = [_eff(m.effect) for m in c.market]
+        self.market_free = [m.free_camp for m in c.market]
+        self.heritage_effect = [_eff(h.effect) for h in c.heritage]
+        self.heritage_free = [h.free_camp for h in c.heritage]
+        self.offer_cost = [x.cost for x in c.offerings]
+        self.offer_sacrifice = [x.sacrifice for x in c.offerings]
+        self.limits = c.family.limits
+        self.per_point = c.family.per_point
+        self.card_points = [m.end_points for m in c.market]
+        self.heritage_points = [h.end_points for h in c.heritage]
+        self.offer_points = [x.points for x in c.offerings]
+        # action ids
+        self.A_BASIC = 1
+        self.A_CAMP = self.A_BASIC + nb
+        self.A_EXPLORE = self.A_CAMP + NUM_TILES
+        self.A_PYRAMID = self.A_EXPLORE + NUM_TILES
+        self.A_PITUK = self.A_PYRAMID + 1
+        self.A_START = self.A_PITUK + 1
+        self.A_GROW = self.A_START + 1
+        self.A_OPTION = self.A_GROW + 1
+        self.A_BUY = self.A_OPTION + NUM_TILES * MAX_OPTIONS
+        self.A_OFFER = self.A_BUY + len(c.market)
+        self.A_HERITAGE = self.A_OFFER + len(c.offerings)
+        self.A_FAVOUR = self.A_HERITAGE + len(c.heritage)
+        self.A_FREE = self.A_FAVOUR + len(FAVOURS)
+        self.A_REVEAL = self.A_FREE + NUM_TILES * MAX_OPTIONS
+        self._num_actions = self.A_REVEAL + NUM_TILES
+        texts = ["pass"]
+        for s in range(nb):
+            tile = c.tiles[self.basic_tile[s]]
+            suffix = f" {self.basic_num[s] + 1}" if len(tile.basics) > 1 else ""
+            texts.append(f"place {tile.key} basic{suffix}")
+        texts += [f"place {t.key} camp" for t in c.tiles]
+        texts += [f"explore {pos + 1}" for pos in range(NUM_TILES)]
+        texts += [f"place {name}" for name in CENTRAL]
+        texts += [f"camp {t.key} {k + 1}" for t in c.tiles for k in range(MAX_OPTIONS)]
+        texts += [f"buy {m.id}" for m in c.market]
+        texts += [f"offer {x.id}" for x in c.offerings]
+        texts += [f"heritage {h.id}" for h in c.heritage]
+        texts += [f"pituk {f}" for f in FAVOURS]
+        texts += [f"free {t.key} {k + 1}" for t in c.tiles for k in range(MAX_OPTIONS)]
+        texts += [f"reveal {pos + 1}" for pos in range(NUM_TILES)]
+        assert len(texts) == self._num_actions
+        self.texts = texts
+        # camp option / cube ids of options a tile does not have name nothing
+        self.text_ids = {
+            text: a
+            for a, text in enumerate(texts)
+            if not (self.A_OPTION <= a < self.A_BUY or self.A_FREE <= a < self.A_REVEAL)
+            or (a - (self.A_OPTION if a < self.A_BUY else self.A_FREE)) % MAX_OPTIONS
+            < len(c.tiles[(a - (self.A_OPTION if a < self.A_BUY else self.A_FREE)) // MAX_OPTIONS].camp)
+        }
+        self.market_ids = {m.id: i for i, m in enumerate(c.market)}
+        self.offer_ids = {x.id: i for i, x in enumerate(c.offerings)}
+        self.heritage_ids = {h.id: i for i, h in enumerate(c.heritage)}
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        c = self.content
+        return max(NUM_TILES, len(c.market), len(c.offerings), len(c.heritage))
+
+    @property
+    def max_game_length(self) -> int:
+        n = self.num_players
+        workers = START_WORKERS + RESERVE_WORKERS
+        setup = OFFERINGS_SIZE + MARKET_SIZE + HAND_SIZE * n + n + 2 * 2
+        placements = workers * n
+        per_round = placements * PLACEMENT_STEPS + n * (placements + 1) + MARKET_SIZE + OFFERINGS_SIZE
+        pituk = len(FAVOURS) * (MARKET_SIZE + OFFERINGS_SIZE)
+        return setup + self.max_rounds * per_round + NUM_TILES + pituk
+
+    def new_initial_state(self) -> NakumState:
+        return NakumState(self)
+
+
+class NakumState(State):
+    """A Nakum position."""
+
+    __slots__ = (
+        "bought",
+        "box",
+        "choice",
+        "ctx",
+        "cubes",
+        "draws",
+        "end_triggered",
+        "explorer",
+        "favours",
+        "first_offer",
+        "hand",
+        "hands",
+        "layout",
+        "made",
+        "market",
+        "market_deck",
+        "occ",
+        "offer_count",
+        "offer_deck",
+        "offer_discard",
+        "offers",
+        "passes",
+        "phase",
+        "played",
+        "pyramid",
+        "res",
+        "reserve",
+        "revealed",
+        "reveals_left",
+        "round",
+        "sacrificed",
+        "start",
+        "tile_pos",
+        "to_move",
+        "tokens",
+        "workers",
+    )  # fmt: skip
+
+    game: NakumGame
+
+    def __init__(self, game: NakumGame):
+        super().__init__(game)
+        n = game.num_players
+        c = game.content
+        self.phase = HERITAGE_SETUP
+        self.to_move = 0
+        self.round = 0
+        self.start = 0
+        self.draws = [DRAW_OFFERING] * OFFERINGS_SIZE + [DRAW_MARKET] * MARKET_SIZE
+        for _ in range(HAND_SIZE):
+            self.draws += [DRAW_DEAL + p for p in range(n)]
+        self.reveals_left = 0
+        self.ctx = -1  # the tile whose camp is being used
+        self.layout = [-1] * NUM_TILES  # position -> tile index, -1 face down
+        self.tile_pos = [-1] * NUM_TILES  # tile index -> position, -1 not revealed
+        self.revealed = 0
+        self.explorer = [-1] * NUM_TILES  # position -> player exploring it this round
+        self.occ = [0] * game.num_spaces  # bitmask of players on a space
+        self.pyramid = [0] * n  # workers on the pyramid
+        self.cubes = [0] * NUM_TILES  # bitmask of covered camp options
+        self.favours = 0  # bitmask of Pituk's used favours
+        self.market: list[int] = []
+        self.market_deck = list(range(len(c.market)))
+        self.offers: list[int] = []
+        self.offer_deck = list(range(len(c.offerings)))
+        self.offer_discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]  # heritage hands, sorted
+        self.choice = [-1] * n  # heritage card chosen at setup, hidden until all are in
+        self.box = list(range(len(c.heritage)))  # undealt heritage cards
+        self.res = [0] * (3 * n)  # maize, skins, masks per player
+        self.tokens = [0] * n  # point tokens
+        self.workers = [START_WORKERS] * n  # workers of the clan (not in the reserve)
+        self.hand = [START_WORKERS] * n  # workers not yet placed this Day
+        self.reserve = [RESERVE_WORKERS] * n
+        self.sacrificed = [0] * n  # sacrificed this Day; to the reserve at Night
+        self.bought: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]
+        self.made: list[list[int]] = [[] for _ in range(n)]
+        self.first_offer = [-1] * n  # order of each player's first offering
+        self.offer_count = 0
+        self.end_triggered = False
+        self.passes = 0
+
+    # ---------------------------------------------------------- who decides
+    def current_player(self) -> int:
+        if self.draws:
+            return CHANCE
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase == HERITAGE_SETUP:
+            return SIMULTANEOUS
+        return self.to_move
+
+    def players_to_move(self) -> tuple[int, ...]:
+        """At the setup's heritage choice: everyone who has not chosen yet."""
+        cur = self.current_player()
+        if cur == SIMULTANEOUS:
+            return tuple(p for p, c in enumerate(self.choice) if c < 0)
+        return (cur,) if cur >= 0 else ()
+
+    # ---------------------------------------------------------------- chance
+    def _pool(self) -> list[int]:
+        head = self.draws[0]
+        if head < NUM_TILES:
+            return [t for t in range(NUM_TILES) if self.tile_pos[t] < 0]
+        if head == DRAW_MARKET:
+            return self.market_deck
+        if head == DRAW_OFFERING:
+            return self.offer_deck
+        return self.box
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        pool = self._pool()
+        p = 1.0 / len(pool)
+        return [(c, p) for c in pool]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        pool = self._pool()
+        return pool[int(rng.random() * len(pool))]
+
+    def _normalize(self) -> None:
+        """Drop draws that have nothing to do; start the Day once the Night's draws are done."""
+        draws = self.draws
+        while draws:
+            head = draws[0]
+            if head == DRAW_MARKET:
+                if len(self.market) < MARKET_SIZE and self.market_deck:
+                    return
+            elif head == DRAW_OFFERING:
+                if len(self.offers) < OFFERINGS_SIZE and self.offer_deck:
+                    return
+            else:
+                return
+            draws.pop(0)
+        if self.phase == DAWN:
+            self._start_day()
+
+    # ----------------------------------------------------------------- rules
+    def _legal_actions(self, player: int) -> list[int]:
+        g = self.game
+        phase = self.phase
+        if phase == DAY:
+            return self._placements(player)
+        if phase == HERITAGE_SETUP or phase == PLAY:
+            return [g.A_HERITAGE + c for c in self.hands[player]]
+        if phase == CAMP:
+            t = self.ctx
+            base = g.A_OPTION + t * MAX_OPTIONS
+            covered = self.cubes[t]
+            return [base + k for k, e in enumerate(g.camp_effects[t]) if not covered >> k & 1 and self._can(e, player)]
+        if phase == BUY:
+            return sorted(g.A_BUY + c for c in self.market if self._affords(g.market_cost[c], player))
+        if phase == OFFER:
+            return sorted(g.A_OFFER + c for c in self.offers if self._affords(g.offer_cost[c], player))
+        if phase == FAVOUR:
+            return [g.A_FAVOUR + f for f in range(len(FAVOURS)) if not self.favours >> f & 1]
+        if phase == FREE:
+            out = []
+            for t in range(NUM_TILES):
+                cubes = self.cubes[t]
+                out += [g.A_FREE + t * MAX_OPTIONS + k for k in range(MAX_OPTIONS) if cubes >> k & 1]
+            return out
+        if phase == REVEAL:
+            return [g.A_REVEAL + pos for pos in range(NUM_TILES) if self.layout[pos] < 0]
+        return []
+
+    def _affords(self, cost: tuple[int, ...], p: int) -> bool:
+        res = self.res
+        b = 3 * p
+        return res[b] >= cost[0] and res[b + 1] >= cost[1] and res[b + 2] >= cost[2]
+
+    def _can(self, e: tuple[int, ...], p: int) -> bool:
+        """Whether player ``p`` can take effect ``e`` now (pay its cost, and buy or play a card if it asks)."""
+        res = self.res
+        b = 3 * p
+        if res[b] < e[0] or res[b + 1] < e[1] or res[b + 2] < e[2]:
+            return False
+        action = e[7]
+        if action == MARKET_ACTION:
+            costs = self.game.market_cost
+            for c in self.market:
+                m = costs[c]
+                if res[b] >= m[0] and res[b + 1] >= m[1] and res[b + 2] >= m[2]:
+                    return True
+            return False
+        if action == HERITAGE_ACTION:
+            return bool(self.hands[p])
+        return True
+
+    def _space_open(self, space: int, bit: int) -> bool:
+        o = self.occ[space]
+        return not o or (self.game.cap[space] == 2 and not o & bit and _POP[o] < 2)
+
+    def _placements(self, p: int) -> list[int]:
+        g = self.game
+        occ = self.occ
+        cap = g.cap
+        bit = 1 << p
+        acts: list[int] = []
+        camps: list[int] = []
+        a_basic = g.A_BASIC
+        basic_effect = g.basic_effect
+        for t in range(NUM_TILES):
+            if self.tile_pos[t] < 0:
+                continue
+            active = False
+            for s in g.tile_basics[t]:
+                o = occ[s]
+                if o:
+                    active = True
+                    if cap[s] == 1 or o & bit or _POP[o] >= 2:
+                        continue
+                if self._can(basic_effect[s], p):
+                    acts.append(a_basic + s)
+            if active and self.cubes[t] != g.camp_full[t]:
+                space = g.camp_space[t]
+                if self._space_open(space, bit):
+                    covered = self.cubes[t]
+                    for k, e in enumerate(g.camp_effects[t]):
+                        if not covered >> k & 1 and self._can(e, p):
+                            camps.append(g.A_CAMP + t)
+                            break
+        acts += camps
+        layout = self.layout
+        explorer = self.explorer
+        base = g.A_EXPLORE
+        for pos in range(NUM_TILES):
+            if layout[pos] < 0 and explorer[pos] < 0:
+                acts.append(base + pos)
+        hand = self.hand[p]
+        if hand >= 2:
+            costs = g.offer_cost
+            for c in self.offers:
+                if self._affords(costs[c], p):
+                    acts.append(g.A_PYRAMID)
+                    break
+        if self.revealed == NUM_TILES and self.favours != 3 and not occ[g.pituk_space]:
+            acts.append(g.A_PITUK)
+        if self.start != p and not occ[g.start_space]:
+            acts.append(g.A_START)
+        if self.round > 1 and hand >= 2 and self.reserve[p] > 0 and self._space_open(g.grow_space, bit):
+            acts.append(g.A_GROW)
+        if not acts:
+            return [0]
+        return acts
+
+    def _apply(self, action: int, player: int) -> None:
+        if player == CHANCE:
+            self._apply_chance(action)
+            return
+        g = self.game
+        phase = self.phase
+        if phase == DAY:
+            if action < g.A_CAMP:
+                if action == 0:
+                    self._pass(player)
+                    return
+                s = action - g.A_BASIC
+                self.hand[player] -= 1
+                self.occ[s] |= 1 << player
+                self.passes = 0
+                self._effect(g.basic_effect[s], player)
+            elif action < g.A_EXPLORE:
+                t = action - g.A_CAMP
+                self.hand[player] -= 1
+                self.occ[g.camp_space[t]] |= 1 << player
+                self.passes = 0
+                self.ctx = t
+                self.phase = CAMP
+            elif action < g.A_PYRAMID:
+                pos = action - g.A_EXPLORE
+                self.hand[player] -= 1
+                self.explorer[pos] = player
+                self.tokens[player] += 1
+                self._end_turn(player)
+            elif action == g.A_PYRAMID:
+                self.hand[player] -= 2
+                self.pyramid[player] += 2
+                self.passes = 0
+                self.phase = OFFER
+            elif action == g.A_PITUK:
+                self.hand[player] -= 1
+                self.occ[g.pituk_space] |= 1 << player
+                self.passes = 0
+                self.phase = FAVOUR
+            elif action == g.A_START:
+                self.hand[player] -= 1
+                self.occ[g.start_space] |= 1 << player
+                self.start = player
+                self._end_turn(player)
+            else:  # grow the clan: two workers and one from the reserve
+                self.hand[player] -= 2
+                self.reserve[player] -= 1
+                self.workers[player] += 1
+                self.occ[g.grow_space] |= 1 << player
+                self._end_turn(player)
+        elif phase == CAMP:
+            t = self.ctx
+            k = action - g.A_OPTION - t * MAX_OPTIONS
+            self.cubes[t] |= 1 << k
+            self.ctx = -1
+            self._effect(g.camp_effects[t][k], player)
+        elif phase == BUY:
+            c = action - g.A_BUY
+            self.market.remove(c)
+            self.bought[player].append(c)
+            self._card(g.market_effect[c], g.market_free[c], player)
+        elif phase == OFFER:
+            c = action - g.A_OFFER
+            cost = g.offer_cost[c]
+            b = 3 * player
+            res = self.res
+            res[b] -= cost[0]
+            res[b + 1] -= cost[1]
+            res[b + 2] -= cost[2]
+            sac = g.offer_sacrifice[c]
+            self.workers[player] -= sac
+            self.sacrificed[player] += sac
+            self.offers.remove(c)
+            self.made[player].append(c)
+            if self.first_offer[player] < 0:
+                self.first_offer[player] = self.offer_count
+            self.offer_count += 1
+            if len(self.made[player]) >= 2:
+                self.end_triggered = True
+            self._end_turn(player)
+        elif phase == PLAY:
+            c = action - g.A_HERITAGE
+            self.hands[player].remove(c)
+            self.played[player].append(c)
+            self._card(g.heritage_effect[c], g.heritage_free[c], player)
+        elif phase == FAVOUR:
+            f = action - g.A_FAVOUR
+            self.favours |= 1 << f
+            self.tokens[player] += 1
+            if f == 0:  # all market cards shuffled together, five new ones
+                self.market_deck = sorted(self.market_deck + self.market)
+                self.market = []
+                self.draws += [DRAW_MARKET] * MARKET_SIZE
+            else:
+                self.offer_discard += self.offers
+                self.offers = []
+                self.draws += [DRAW_OFFERING] * OFFERINGS_SIZE
+            self._end_turn(player)
+            self._normalize()
+        elif phase == FREE:
+            t, k = divmod(action - g.A_FREE, MAX_OPTIONS)
+            self.cubes[t] &= ~(1 << k)
+            self._end_turn(player)
+        elif phase == HERITAGE_SETUP:
+            c = action - g.A_HERITAGE
+            self.hands[player].remove(c)
+            self.choice[player] = c
+            if min(self.choice) >= 0:
+                self._resolve_heritage()
+        elif phase == REVEAL:
+            self.draws.append(action - g.A_REVEAL)
+            self.reveals_left -= 1
+            if self.reveals_left:
+                self.to_move = (self.to_move + 1) % g.num_players
+            else:
+                self.phase = DAWN
+
+    def _apply_chance(self, a: int) -> None:
+        head = self.draws.pop(0)
+        if head < NUM_TILES:
+            self.layout[head] = a
+            self.tile_pos[a] = head
+            self.revealed += 1
+        elif head == DRAW_MARKET:
+            self.market_deck.remove(a)
+            self.market.append(a)
+        elif head == DRAW_OFFERING:
+            self.offer_deck.remove(a)
+            self.offers.append(a)
+        else:
+            self.box.remove(a)
+            hand = self.hands[head - DRAW_DEAL]
+            hand.append(a)
+            hand.sort()
+        self._normalize()
+
+    def _gain(self, e: tuple[int, ...], p: int) -> None:
+        res = self.res
+        lim = self.game.limits
+        b = 3 * p
+        res[b] = min(res[b] - e[0] + e[3], lim[0])
+        res[b + 1] = min(res[b + 1] - e[1] + e[4], lim[1])
+        res[b + 2] = min(res[b + 2] - e[2] + e[5], lim[2])
+        self.tokens[p] += e[6]
+
+    def _effect(self, e: tuple[int, ...], p: int) -> None:
+        self._gain(e, p)
+        action = e[7]
+        if action == MARKET_ACTION:
+            self.phase = BUY
+        elif action == HERITAGE_ACTION:
+            self.phase = PLAY
+        else:
+            self._end_turn(p)
+
+    def _card(self, e: tuple[int, ...], free_camp: bool, p: int) -> None:
+        self._gain(e, p)
+        if free_camp and any(self.cubes):
+            self.phase = FREE
+        else:
+            self._end_turn(p)
+
+    def _resolve_heritage(self) -> None:
+        """Everyone has chosen: the cards are shown and taken (setup)."""
+        g = self.game
+        for p, c in enumerate(self.choice):
+            self.played[p].append(c)
+            self._gain(g.heritage_effect[c], p)
+        self.choice = [-1] * g.num_players
+        self.phase = REVEAL
+        self.to_move = self.start
+        self.reveals_left = 1 if g.num_players == 2 else 2
+
+    def _end_turn(self, p: int) -> None:
+        """The next player with workers in hand is to place one; if nobody has any, the Day ends."""
+        self.passes = 0
+        n = self.game.num_players
+        hand = self.hand
+        for i in range(1, n + 1):
+            q = (p + i) % n
+            if hand[q] > 0:
+                self.phase = DAY
+                self.to_move = q
+                return
+        self._end_day()
+
+    def _pass(self, p: int) -> None:
+        """No legal space: the turn goes on; when everyone with workers has passed in a row, the Day ends."""
+        self.passes += 1
+        n = self.game.num_players
+        hand = self.hand
+        if self.passes >= sum(1 for h in hand if h > 0):
+            self._end_day()
+            return
+        for i in range(1, n + 1):
+            q = (p + i) % n
+            if hand[q] > 0:
+                self.to_move = q
+                return
+
+    def _end_day(self) -> None:
+        """The Night (or the end: after the Day of a second offering, or of the last round)."""
+        g = self.game
+        self.passes = 0
+        if self.end_triggered or self.round >= g.max_rounds:
+            self.phase = OVER
+            self.draws = []
+            return
+        for p in range(g.num_players):
+            self.reserve[p] += self.sacrificed[p]
+            self.sacrificed[p] = 0
+        self.occ = [0] * g.num_spaces
+        self.pyramid = [0] * g.num_players
+        for pos in range(NUM_TILES):
+            if self.explorer[pos] >= 0:
+                self.explorer[pos] = -1
+                self.draws.append(pos)
+        self.draws += [DRAW_MARKET] * MARKET_SIZE + [DRAW_OFFERING] * OFFERINGS_SIZE
+        self.phase = DAWN
+        self.to_move = self.start
+        self._normalize()
+
+    def _start_day(self) -> None:
+        g = self.game
+        n = g.num_players
+        while True:
+            self.round += 1
+            self.hand = self.workers.copy()
+            for i in range(n):
+                q = (self.start + i) % n
+                if self.hand[q] > 0:
+                    self.phase = DAY
+                    self.to_move = q
+                    self.passes = 0
+                    return
+            if self.round >= g.max_rounds:  # nobody has a worker: the remaining rounds are empty
+                self.phase = OVER
+                return
+
+    # ------------------------------------------------------------ explaining
+    def _explain_illegal(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            return f"chance outcome {action} is not possible now"
+        text = g.texts[action]
+        phase = self.phase
+        pending = {
+            CAMP: "choose an option of the camp first (camp TILE N)",
+            BUY: "choose the market card to buy first (buy ID)",
+            OFFER: "choose the offering to make first (offer ID)",
+            PLAY: "choose the heritage card to play first (heritage ID)",
+            FAVOUR: "choose Pituk's favour first (pituk market or pituk offerings)",
+            FREE: "choose the black cube to remove first (free TILE N)",
+            REVEAL: "reveal a face-down tile first (reveal N)",
+            HERITAGE_SETUP: "play a heritage card from your hand first (heritage ID)",
+        }
+        placing = action < g.A_OPTION
+        if phase != DAY and placing:
+            return f"{text!r}: {pending.get(phase, 'that is not possible now')}"
+        if phase == DAY and not placing:
+            return f"{text!r}: place a worker first (e.g. 'place maizal basic 1', 'explore 3', 'place pyramid')"
+        if phase == DAY:
+            return f"{text!r}: " + self._why_not_place(action, player)
+        if g.A_OPTION <= action < g.A_BUY:
+            t, k = divmod(action - g.A_OPTION, MAX_OPTIONS)
+            if phase != CAMP:
+                return f"{text!r}: {pending.get(phase, 'no camp is being used now')}"
+            if t != self.ctx:
+                return f"{text!r}: your worker is on the camp of {g.tiles[self.ctx].name}"
+            if k >= len(g.tiles[t].camp):
+                return f"{text!r}: that camp has only {len(g.tiles[t].camp)} options"
+            if self.cubes[t] >> k & 1:
+                return f"{text!r}: that option is covered by a black cube"
+            return f"{text!r}: " + self._why_not_effect(g.camp_effects[t][k], player)
+        if g.A_BUY <= action < g.A_OFFER:
+            c = action - g.A_BUY
+            if phase != BUY:
+                return f"{text!r}: {pending.get(phase, 'you are not buying a market card now')}"
+            if c not in self.market:
+                return f"{text!r}: that card is not face up in the market"
+            return f"{text!r}: you can't pay {self._cost_text(g.market_cost[c])}"
+        if g.A_OFFER <= action < g.A_HERITAGE:
+            c = action - g.A_OFFER
+            if phase != OFFER:
+                return f"{text!r}: {pending.get(phase, 'you are not at the pyramid now')}"
+            if c not in self.offers:
+                return f"{text!r}: that offering is not active"
+            return f"{text!r}: you can't pay {self._cost_text(g.offer_cost[c])}"
+        if g.A_HERITAGE <= action < g.A_FAVOUR:
+            if phase not in (PLAY, HERITAGE_SETUP):
+                return f"{text!r}: {pending.get(phase, 'you are not playing a heritage card now')}"
+            return f"{text!r}: that heritage card is not in your hand"
+        if g.A_FAVOUR <= action < g.A_FREE:
+            if phase != FAVOUR:
+                return f"{text!r}: {pending.get(phase, 'you are not with Pituk now')}"
+            return f"{text!r}: Pituk has already granted that favour"
+        if g.A_FREE <= action < g.A_REVEAL:
+            if phase != FREE:
+                return f"{text!r}: {pending.get(phase, 'you are not freeing a camp now')}"
+            return f"{text!r}: there is no black cube there"
+        if phase != REVEAL:
+            return f"{text!r}: tiles are revealed this way only at setup"
+        return f"{text!r}: that tile is already face up"
+
+    def _cost_text(self, cost: tuple[int, ...]) -> str:
+        names = ("maize", "skins", "masks")
+        return " + ".join(f"{v} {n}" for v, n in zip(cost, names, strict=True) if v) or "nothing"
+
+    def _why_not_effect(self, e: tuple[int, ...], p: int) -> str:
+        if not self._affords(e[:3], p):
+            return f"you can't pay {self._cost_text(e[:3])}"
+        if e[7] == MARKET_ACTION:
+            return "you can't pay for any market card on offer"
+        if e[7] == HERITAGE_ACTION:
+            return "you have no heritage card left in your hand"
+        return "that is not possible now"
+
+    def _why_not_place(self, action: int, p: int) -> str:
+        g = self.game
+        if action == 0:
+            return "you may pass only when no space is open to you"
+        bit = 1 << p
+        if action < g.A_EXPLORE:
+            if action < g.A_CAMP:
+                s = action - g.A_BASIC
+                t = g.basic_tile[s]
+                space = s
+            else:
+                t = action - g.A_CAMP
+                space = g.camp_space[t]
+            if self.tile_pos[t] < 0:
+                return f"{g.tiles[t].name} is not face up"
+            if self.occ[space] & bit:
+                return "you already have a worker there"
+            if not self._space_open(space, bit):
+                return "that space is full" + (
+                    " (with 4 players only marked spaces take two)" if g.cap[space] == 1 else ""
+                )
+            if action < g.A_CAMP:
+                return self._why_not_effect(g.basic_effect[action - g.A_BASIC], p)
+            if not any(self.occ[s] for s in g.tile_basics[t]):
+                return f"a camp needs a worker (anyone's) on a basic space of {g.tiles[t].name}"
+            if self.cubes[t] == g.camp_full[t]:
+                return "that camp is exhausted: every option has a black cube"
+            return "you can take none of the camp's open options"
+        if action < g.A_PYRAMID:
+            pos = action - g.A_EXPLORE
+            if self.layout[pos] >= 0:
+                return f"the tile at position {pos + 1} is already face up"
+            return f"the tile at position {pos + 1} already has an explorer this round"
+        if action == g.A_PYRAMID:
+            if self.hand[p] < 2:
+                return "an offering needs two of your workers"
+            return "you can't pay for any active offering"
+        if action == g.A_PITUK:
+            if self.revealed < NUM_TILES:
+                return "Pituk comes only once every jungle tile is face up"
+            if self.favours == 3:
+                return "Pituk has granted both his favours"
+            return "Pituk already has a worker this round"
+        if action == g.A_START:
+            if self.start == p:
+                return "you hold the start player token already"
+            return "someone has taken the start player token this round"
+        if self.round <= 1:
+            return "the clan can't grow in the first round"
+        if self.hand[p] < 2:
+            return "growing the clan needs two of your workers"
+        if self.reserve[p] < 1:
+            return "you have no worker left in the reserve"
+        return "the clan space is full"
+
+    # ------------------------------------------------------------------ text
+    def _action_text(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            head = self.draws[0] if self.draws else DRAW_MARKET
+            c = g.content
+            if head < NUM_TILES:
+                return f"tile {c.tiles[action].key}"
+            if head == DRAW_MARKET:
+                return f"market {c.market[action].id}"
+            if head == DRAW_OFFERING:
+                return f"offering {c.offerings[action].id}"
+            return f"deal {c.heritage[action].id}"
+        return g.texts[action]
+
+    def _parse(self, text: str, player: int) -> int:
+        g = self.game
+        words = text.split()
+        if player == CHANCE:
+            if len(words) == 2:
+                kind, name = words
+                table: dict[str, int] | None = {
+                    "tile": g.tile_index,
+                    "market": g.market_ids,
+                    "offering": g.offer_ids,
+                    "deal": g.heritage_ids,
+                }.get(kind)
+                if table is not None and name in table:
+                    return table[name]
+            raise ParseActionError(f"{text!r} is not a chance outcome (tile KEY, market ID, offering ID, deal ID)")
+        action = g.text_ids.get(text)
+        if action is not None:
+            return action
+        if len(words) == 3 and words[0] == "place" and words[2] == "basic" and words[1] in g.tile_index:
+            # "place maizal basic" for a tile with two basic spaces: the one open to you, if only one is
+            ids = [g.A_BASIC + s for s in g.tile_basics[g.tile_index[words[1]]]]
+            legal = [a for a in ids if a in self.legal_actions(player)]
+            if len(legal) == 1:
+                return legal[0]
+            raise IllegalActionError(f"{g.tiles[g.tile_index[words[1]]].name} has two basic spaces: say {text} 1 or 2")
+        if (
+            len(words) > 1
+            and words[0] in ("place", "camp", "free")
+            and words[1] not in g.tile_index
+            and not (words[0] == "place" and words[1] in CENTRAL)
+        ):
+            keys = ", ".join(t.key for t in g.tiles)
+            raise ParseActionError(f"there is no tile {words[1]!r} (tiles: {keys})")
+        raise ParseActionError(
+            f"{text!r} is not a Nakum action (try: place maizal basic 1, place cazador camp, camp cazador 2, "
+            "explore 3, place pyramid, offer o1, buy m3, heritage h2, place pituk, pituk market, "
+            "place start, place grow, free maizal 1, reveal 2, pass)"
+        )
+
+    # ----------------------------------------------------------------- state
+    def _copy(self) -> NakumState:
+        new = NakumState.__new__(NakumState)
+        new.game = self.game
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.round = self.round
+        new.start = self.start
+        new.draws = self.draws.copy()
+        new.reveals_left = self.reveals_left
+        new.ctx = self.ctx
+        new.layout = self.layout.copy()
+        new.tile_pos = self.tile_pos.copy()
+        new.revealed = self.revealed
+        new.explorer = self.explorer.copy()
+        new.occ = self.occ.copy()
+        new.pyramid = self.pyramid.copy()
+        new.cubes = self.cubes.copy()
+        new.favours = self.favours
+        new.market = self.market.copy()
+        new.market_deck = self.market_deck.copy()
+        new.offers = self.offers.copy()
+        new.offer_deck = self.offer_deck.copy()
+        new.offer_discard = self.offer_discard.copy()
+        new.hands = [h.copy() for h in self.hands]
+        new.choice = self.choice.copy()
+        new.box = self.box.copy()
+        new.res = self.res.copy()
+        new.tokens = self.tokens.copy()
+        new.workers = self.workers.copy()
+        new.hand = self.hand.copy()
+        new.reserve = self.reserve.copy()
+        new.sacrificed = self.sacrificed.copy()
+        new.bought = [x.copy() for x in self.bought]
+        new.played = [x.copy() for x in self.played]
+        new.made = [x.copy() for x in self.made]
+        new.first_offer = self.first_offer.copy()
+        new.offer_count = self.offer_count
+        new.end_triggered = self.end_triggered
+        new.passes = self.passes
+        return new
+
+    def resample(self, player: int, rng: random.Random) -> NakumState:
+        """Redeal what ``player`` can't see: the other players' heritage hands (and hidden setup choices).
+
+        Tiles and decks hold nothing to redraw: a face-down tile is only decided
+        when revealed, and the decks are unordered sets known to everyone.
+        """
+        new = self._copy()
+        new.history = self.history.copy()
+        new._legal = None
+        others = [q for q in range(self.game.num_players) if q != player]
+        pool = self.box.copy()
+        for q in others:
+            pool += self.hands[q]
+            if self.choice[q] >= 0:
+                pool.append(self.choice[q])
+        rng.shuffle(pool)
+        for q in others:
+            k = len(self.hands[q])
+            new.hands[q] = sorted(pool[:k])
+            del pool[:k]
+            if self.choice[q] >= 0:
+                new.choice[q] = pool.pop()
+        new.box = sorted(pool)
+        return new
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": self.to_move,
+            "round": self.round,
+            "start": self.start,
+            "draws": list(self.draws),
+            "reveals_left": self.reveals_left,
+            "ctx": self.ctx,
+            "layout": list(self.layout),
+            "explorer": list(self.explorer),
+            "occ": list(self.occ),
+            "pyramid": list(self.pyramid),
+            "cubes": list(self.cubes),
+            "favours": self.favours,
+            "market": list(self.market),
+            "market_deck": sorted(self.market_deck),
+            "offers": list(self.offers),
+            "offer_deck": sorted(self.offer_deck),
+            "offer_discard": list(self.offer_discard),
+            "hands": [sorted(h) for h in self.hands],
+            "choice": list(self.choice),
+            "box": sorted(self.box),
+            "res": list(self.res),
+            "tokens": list(self.tokens),
+            "workers": list(self.workers),
+            "hand": list(self.hand),
+            "reserve": list(self.reserve),
+            "sacrificed": list(self.sacrificed),
+            "bought": [list(x) for x in self.bought],
+            "played": [list(x) for x in self.played],
+            "made": [list(x) for x in self.made],
+            "first_offer": list(self.first_offer),
+            "offer_count": self.offer_count,
+            "end_triggered": self.end_triggered,
+            "passes": self.passes,
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        g = self.game
+        n = g.num_players
+        c = g.content
+        if not isinstance(data, Mapping):
+            raise RecordError("saved Nakum state is not an object")
+
+        def ints(name: str, length: int | None = None, lo: int = -1, hi: int = 10**6) -> list[int]:
+            value = data[name]
+            if not isinstance(value, list) or (length is not None and len(value) != length):
+                raise RecordError(
+                    f"saved Nakum state field {name!r} is not a list" + (f" of {length}" if length else "")
+                )
+            out = []
+            for v in value:
+                if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                    raise RecordError(f"saved Nakum state field {name!r} holds an impossible value {v!r}")
+                out.append(v)
+            return out
+
+        def lists(name: str, hi: int) -> list[list[int]]:
+            value = data[name]
+            if not isinstance(value, list) or len(value) != n:
+                raise RecordError(f"saved Nakum state field {name!r} is not a list of {n}")
+            out = []
+            for v in value:
+                if not isinstance(v, list) or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and 0 <= x < hi for x in v
+                ):
+                    raise RecordError(f"saved Nakum state field {name!r} holds an impossible card list")
+                out.append(list(v))
+            return out
+
+        def one(name: str, lo: int, hi: int) -> int:
+            v = data[name]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise RecordError(f"saved Nakum state field {name!r} holds an impossible value {v!r}")
+            return v
+
+        if data.get("phase") not in PHASE_NAMES:
+            raise RecordError(f"unknown phase {data.get('phase')!r}")
+        self.phase = PHASE_NAMES.index(data["phase"])
+        self.to_move = one("to_move", 0, n - 1)
+        self.round = one("round", 0, g.max_rounds)
+        self.start = one("start", 0, n - 1)
+        self.draws = ints("draws", None, 0, DRAW_DEAL + n - 1)
+        self.reveals_left = one("reveals_left", 0, 2)
+        self.ctx = one("ctx", -1, NUM_TILES - 1)
+        self.layout = ints("layout", NUM_TILES, -1, NUM_TILES - 1)
+        self.explorer = ints("explorer", NUM_TILES, -1, n - 1)
+        self.occ = ints("occ", g.num_spaces, 0, (1 << n) - 1)
+        self.pyramid = ints("pyramid", n, 0, 8)
+        self.cubes = ints("cubes", NUM_TILES, 0, (1 << MAX_OPTIONS) - 1)
+        self.favours = one("favours", 0, 3)
+        nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
+        self.market = ints("market", None, 0, nm - 1)
+        self.market_deck = ints("market_deck", None, 0, nm - 1)
+        self.offers = ints("offers", None, 0, no - 1)
+        self.offer_deck = ints("offer_deck", None, 0, no - 1)
+        self.offer_discard = ints("offer_discard", None, 0, no - 1)
+        self.hands = lists("hands", nh)
+        self.choice = ints("choice", n, -1, nh - 1)
+        self.box = ints("box", None, 0, nh - 1)
+        self.res = ints("res", 3 * n, 0, 99)
+        self.tokens = ints("tokens", n, 0, 10**4)
+        self.workers = ints("workers", n, 0, START_WORKERS + RESERVE_WORKERS)
+        self.hand = ints("hand", n, 0, START_WORKERS + RESERVE_WORKERS)
+        self.reserve = ints("reserve", n, 0, START_WORKERS + RESERVE_WORKERS)
+        self.sacrificed = ints("sacrificed", n, 0, START_WORKERS + RESERVE_WORKERS)
+        self.bought = lists("bought", nm)
+        self.played = lists("played", nh)
+        self.made = lists("made", no)
+        self.first_offer = ints("first_offer", n, -1, no)
+        self.offer_count = one("offer_count", 0, no)
+        if not isinstance(data["end_triggered"], bool):
+            raise RecordError("saved Nakum state field 'end_triggered' is not true or false")
+        self.end_triggered = data["end_triggered"]
+        self.passes = one("passes", 0, n)
+        # consistency: every card and tile accounted for once
+        tiles = [t for t in self.layout if t >= 0]
+        if len(set(tiles)) != len(tiles):
+            raise RecordError("saved Nakum state shows a tile twice")
+        self.tile_pos = [-1] * NUM_TILES
+        for pos, t in enumerate(self.layout):
+            if t >= 0:
+                self.tile_pos[t] = pos
+        self.revealed = len(tiles)
+        market = self.market + self.market_deck + [x for b in self.bought for x in b]
+        if sorted(market) != list(range(nm)):
+            raise RecordError("saved Nakum state does not account for every market card exactly once")
+        offers = self.offers + self.offer_deck + self.offer_discard + [x for m in self.made for x in m]
+        if sorted(offers) != list(range(no)):
+            raise RecordError("saved Nakum state does not account for every offering exactly once")
+        heritage = self.box + [x for h in self.hands for x in h] + [x for p in self.played for x in p]
+        heritage += [x for x in self.choice if x >= 0]
+        if sorted(heritage) != list(range(nh)):
+            raise RecordError("saved Nakum state does not account for every heritage card exactly once")
+        for p in range(n):
+            self.hands[p].sort()
+            total = self.workers[p] + self.reserve[p] + self.sacrificed[p]
+            if total != START_WORKERS + RESERVE_WORKERS or self.hand[p] > self.workers[p]:
+                raise RecordError(f"saved Nakum state has an impossible number of workers for player {p + 1}")
+            for i, lim in enumerate(g.limits):
+                if self.res[3 * p + i] > lim:
+                    raise RecordError(f"saved Nakum state stores more than the family card allows for player {p + 1}")
+        if len(self.market) > MARKET_SIZE or len(self.offers) > OFFERINGS_SIZE:
+            raise RecordError("saved Nakum state has too many face-up cards")
+        if self.phase == CAMP and self.ctx < 0:
+            raise RecordError("saved Nakum state is using a camp of no tile")
+        for t in range(NUM_TILES):
+            if self.cubes[t] & ~g.camp_full[t]:
+                raise RecordError("saved Nakum state has a black cube on a camp option that does not exist")
+        if not self.draws and self.phase == DAWN:
+            raise RecordError("saved Nakum state is waiting for a dawn that has nothing to wait for")
+
+    # ------------------------------------------------------------------ view
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` sees (``None``: a spectator).
+
+        Public: the board (face-up tiles, who is where, black cubes), the market
+        and the offerings, deck sizes, every player's resources, workers, points,
+        cards bought, heritage cards played and offerings made. Private: each
+        player's heritage hand (shown to its owner only; others see how many) and,
+        at setup, the card each has chosen before all are in.
+        """
+        g = self.game
+        c = g.content
+        n = g.num_players
+        occ = self.occ
+
+        def who(mask: int) -> list[int]:
+            return [q for q in range(n) if mask >> q & 1]
+
+        tiles: list[dict[str, Any]] = []
+        for pos in range(NUM_TILES):
+            t = self.layout[pos]
+            if t < 0:
+                tiles.append(
+                    {
+                        "position": pos + 1,
+                        "tile": None,
+                        "explorer": self.explorer[pos] if self.explorer[pos] >= 0 else None,
+                    }
+                )
+                continue
+            tile = c.tiles[t]
+            basics = [
+                {"number": j + 1, "text": tile.basics[j].effect.text(), "double": tile.basics[j].double,
+                 "capacity": g.cap[s], "workers": who(occ[s])}
+                for j, s in enumerate(g.tile_basics[t])
+            ]  # fmt: skip
+            options = [
+                {"number": k + 1, "text": e.text(), "covered": bool(self.cubes[t] >> k & 1)}
+                for k, e in enumerate(tile.camp)
+            ]
+            tiles.append({
+                "position": pos + 1,
+                "tile": tile.key,
+                "name": tile.name,
+                "basics": basics,
+                "camp": {
+                    "options": options,
+                    "workers": who(occ[g.camp_space[t]]),
+                    "capacity": g.cap[g.camp_space[t]],
+                    "active": any(occ[s] for s in g.tile_basics[t]),
+                    "exhausted": self.cubes[t] == g.camp_full[t],
+                },
+            })  # fmt: skip
+        players = []
+        for p in range(n):
+            b = 3 * p
+            entry: dict[str, Any] = {
+                "maize": self.res[b],
+                "skins": self.res[b + 1],
+                "masks": self.res[b + 2],
+                "points": self.tokens[p],
+                "workers": self.workers[p],
+                "in_hand": self.hand[p],
+                "reserve": self.reserve[p],
+                "sacrificed": self.sacrificed[p],
+                "offerings": [c.offerings[x].id for x in self.made[p]],
+                "market_cards": [c.market[x].id for x in self.bought[p]],
+                "heritage_played": [c.heritage[x].id for x in self.played[p]],
+                "heritage_in_hand": len(self.hands[p]) + (1 if self.choice[p] >= 0 else 0),
+                "has_chosen": self.choice[p] >= 0,
+                "first_offering": self.first_offer[p] if self.first_offer[p] >= 0 else None,
+            }
+            if p == player:
+                entry["heritage_hand"] = [c.heritage[x].to_json() for x in self.hands[p]]
+                entry["heritage_choice"] = c.heritage[self.choice[p]].id if self.choice[p] >= 0 else None
+            players.append(entry)
+        cur = self.current_player()
+        out: dict[str, Any] = {
+            "game": "nakum",
+            "player": player,
+            "players": n,
+            "round": self.round,
+            "max_rounds": g.max_rounds,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": list(self.players_to_move()) if cur == SIMULTANEOUS else (cur if cur >= 0 else None),
+            "start_player": self.start,
+            "camp_in_use": c.tiles[self.ctx].key if self.phase == CAMP else None,
+            "tiles": tiles,
+            "pyramid": list(self.pyramid),
+            "pituk": {
+                "available": self.revealed == NUM_TILES,
+                "used": [bool(self.favours >> f & 1) for f in range(len(FAVOURS))],
+                "workers": who(occ[g.pituk_space]),
+            },
+            "start_space": who(occ[g.start_space]),
+            "grow_space": who(occ[g.grow_space]),
+            "market": [c.market[x].to_json() for x in self.market],
+            "market_deck": len(self.market_deck),
+            "offerings": [c.offerings[x].to_json() for x in self.offers],
+            "offering_deck": len(self.offer_deck),
+            "offerings_discarded": [c.offerings[x].id for x in self.offer_discard],
+            "heritage_unseen": len(self.box),
+            "limits": dict(zip(("maize", "skins", "masks"), g.limits, strict=True)),
+            "per_point": dict(zip(("maize", "skins", "masks"), g.per_point, strict=True)),
+            "players_info": players,
+            "end_triggered": self.end_triggered,
+        }
+        if self.phase == OVER:
+            out["scores"] = list(self._scores())
+            out["ranks"] = list(self.outcome().ranks)
+        return out
+
+    # --------------------------------------------------------------- scoring
+    def score_parts(self, p: int) -> dict[str, int]:
+        """A player's final score, part by part."""
+        g = self.game
+        b = 3 * p
+        per = g.per_point
+        storage = self.res[b] // per[0] + self.res[b + 1] // per[1] + self.res[b + 2] // per[2]
+        return {
+            "offerings": sum(g.offer_points[x] for x in self.made[p]),
+            "cards": sum(g.card_points[x] for x in self.bought[p]) + sum(g.heritage_points[x] for x in self.played[p]),
+            "tokens": self.tokens[p],
+            "storage": storage,
+        }
+
+    def _scores(self) -> tuple[float, ...]:
+        return tuple(float(sum(self.score_parts(p).values())) for p in range(self.game.num_players))
+
+    def _rank_keys(self) -> list[tuple[float, ...]]:
+        """Score; then most point tokens; then most masks; then whoever made an offering first."""
+        scores = self._scores()
+        keys: list[tuple[float, ...]] = []
+        for p in range(self.game.num_players):
+            first = self.first_offer[p]
+            keys.append(
+                (scores[p], float(self.tokens[p]), float(self.res[3 * p + 2]), -float(first) if first >= 0 else -1e9)
+            )
+        return keys
