@@ -169,6 +169,7 @@ def replay(
 
 # Analysis commands (arena, simulate) register themselves here.
 # --- analysis commands ---
+from ziggurat.cli import analysis as _analysis  # noqa: E402,F401
 
 
 def main() -> None:
