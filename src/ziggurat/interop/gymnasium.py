@@ -1,0 +1,184 @@
+"""Gymnasium adapter: one seat of a game, the other seats played by ziggurat bots.
+
+>>> from ziggurat.interop.gymnasium import ZigguratEnv
+>>> e = ZigguratEnv(game="kuhnah", players=2, seat=0, opponents=["random"])
+>>> obs, info = e.reset(seed=3)
+>>> obs.shape == e.observation_space.shape and info["action_mask"].sum() > 0
+True
+
+* Observation: ``Box`` — the tensor of the seat's view (the game's ``tensor``
+  hook or the generic encoding, see :mod:`ziggurat.interop.encoding`).
+  ``info["action_mask"]`` (and :meth:`ZigguratEnv.action_masks`, the name
+  MaskablePPO looks for) marks the legal action ids.
+* Action: ``Discrete(game.num_actions)``. An illegal action raises
+  :class:`~ziggurat.core.errors.IllegalActionError` and changes nothing, unless
+  ``illegal_action="penalty"``: then the episode ends at once with reward
+  ``illegal_penalty`` (default -1, a sure loss) and ``info["illegal_action"]``
+  set. Gymnasium's ``check_env`` samples actions without a mask, so it needs the
+  penalty mode.
+* Reward: the seat's return (in ``[-1, 1]``) when the game ends, 0 before.
+* Opponents: bot names from the registry (``"random"``, ``"greedy"``,
+  ``"ismcts"``...), one per other seat in seat order, or one name for all. Like
+  :class:`~ziggurat.core.match.Match`, a bot in a game with hidden information
+  is handed a determinisation (``state.resample``), never the true state. At a
+  simultaneous decision the bots choose on determinisations taken before the
+  agent's choice is applied, so they cannot see it.
+* Chance and the bots are seeded from ``reset(seed=...)``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ziggurat.core.bot import Bot
+from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.registry import make_bot, make_game
+from ziggurat.interop.encoding import encode_view, tensor_size
+
+__all__ = ["ZigguratEnv"]
+
+
+class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
+    """One seat of a ziggurat game as a single-agent environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium declares it so)
+
+    def __init__(
+        self,
+        game: str = "kuhnah",
+        players: int | None = None,
+        seat: int = 0,
+        opponents: Sequence[str] | str | None = None,
+        options: Mapping[str, object] | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ):
+        self.game: Game = make_game(game, players, options)
+        n = self.game.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1} in a {n}-player game, not {seat}")
+        others = n - 1
+        if opponents is None:
+            opponents = ["random"] * others
+        elif isinstance(opponents, str):
+            opponents = [opponents] * others
+        if len(opponents) != others:
+            raise ValueError(f"{len(opponents)} opponents given for the {others} other seat(s)")
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(f"illegal_action must be 'raise' or 'penalty', not {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.seat = seat
+        self.opponent_names = list(opponents)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(tensor_size(self.game),), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: State = self.game.new_initial_state()
+        self._chance = random.Random(0)
+        self._views = random.Random(0)
+        self._bots: dict[int, Bot] = {}
+        self._done = True
+
+    # ------------------------------------------------------------ internals
+    def _seat_players(self) -> list[int]:
+        return [p for p in range(self.game.num_players) if p != self.seat]
+
+    def _determinisation(self, player: int) -> State:
+        if self.game.spec.has_hidden_information:
+            return self.state.resample(player, self._views)
+        return self.state.clone()
+
+    def _resolve_chance(self) -> None:
+        state = self.state
+        while state.current_player() == CHANCE:
+            state.apply_action(state.sample_chance(self._chance))
+
+    def _play_opponents(self) -> None:
+        """Let the bots move until the seat must decide or the game ends."""
+        state = self.state
+        self._resolve_chance()
+        while not state.is_terminal():
+            movers = state.players_to_move()
+            if self.seat in movers:
+                return
+            choices = [(p, self._bots[p].choose(self._determinisation(p))) for p in movers]
+            for p, a in choices:
+                state.apply_action(a, p)
+            self._resolve_chance()
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        mask[self.state.legal_actions(self.seat)] = 1
+        return mask
+
+    def _obs(self) -> np.ndarray:
+        return np.asarray(encode_view(self.game, self.state.view(self.seat)), dtype=np.float32)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+    # --------------------------------------------------------------- the API
+    def action_masks(self) -> np.ndarray:
+        """Legal action ids of the seat as a 0/1 vector."""
+        return self._mask()
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a new game and play the bots up to the seat's first decision."""
+        super().reset(seed=seed)
+        base = int(self.np_random.integers(2**62))
+        self._chance = random.Random(f"{base}/chance")
+        self._views = random.Random(f"{base}/determinise")
+        seats = zip(self._seat_players(), self.opponent_names, strict=True)
+        self._bots = {p: make_bot(name, self.game, p, base) for p, name in seats}
+        self.state = self.game.new_initial_state()
+        self._done = False
+        self._play_opponents()
+        self._done = self.state.is_terminal()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Apply the seat's action, then the bots' until the seat decides again or the game ends."""
+        if self._done:
+            raise RuntimeError("the game is over: call reset() to start a new one")
+        a = int(action.item() if isinstance(action, np.ndarray) else action)
+        state = self.state
+        if a not in state.legal_actions(self.seat) and self.illegal_action == "penalty":
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), self.illegal_penalty, True, False, info
+        # Other players deciding at the same (simultaneous) node choose before seeing ours.
+        others = [p for p in state.players_to_move() if p != self.seat]
+        choices = [(p, self._bots[p].choose(self._determinisation(p))) for p in others]
+        state.apply_action(a, self.seat)  # raises IllegalActionError on an illegal action, state unchanged
+        for p, b in choices:
+            state.apply_action(b, p)
+        self._play_opponents()
+        done = state.is_terminal()
+        self._done = done
+        reward = float(state.returns()[self.seat]) if done else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, done, False, self._info()
+
+    def render(self) -> str | None:
+        """``ansi``: the seat's view as text; ``human``: print it."""
+        if self.render_mode is None:
+            return None
+        text = json.dumps(self.state.view(self.seat), indent=1)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
