@@ -66,9 +66,9 @@ def layer_text(view: Mapping[str, Any], layer: int) -> Text:
 def _layer_panel(view: Mapping[str, Any], layer: int) -> Panel:
     taken = sum(1 for p in (q for r in layer_rows(layer) for q in r) if view["pyramid"][p]["cube"] is not None)
     name = "layer a (tray)" if layer == 0 else f"layer {LAYER_LETTERS[layer]}"
-    return Panel(
-        layer_text(view, layer), title=f"{name} — {taken} cube{'' if taken == 1 else 's'}", expand=False, padding=(0, 0)
-    )
+    count = f"{taken} cube{'' if taken == 1 else 's'}"
+    width = max(CELL * len(layer_rows(layer)[-1]) + 2, 20)
+    return Panel(layer_text(view, layer), title=name, subtitle=count, width=width, padding=(0, 0))
 
 
 def collections_table(view: Mapping[str, Any]) -> Table:
