@@ -1,0 +1,833 @@
+"""Lucent's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+
+Setup is chance. With ``wildcards``, gems are removed unseen one at a time and
+the Wildcards join the deck; with ``geomancers``, every player first gets one
+Geomancer. Then the deck is dealt one card at a time, seat 1 first (the player
+left of the dealer), round and round. With 2 or 4 players the last card dealt
+is the Focus Gem, face up in the centre of the base row; with 3 or 5 the first
+player's first card is the Focus Gem.
+
+The pyramid has 45 slots. Row 0 is the base, nine wide, the Focus Gem in its
+centre (``base 5``); row ``k`` (1..8) has ``9 - k`` slots; the gem at row ``r``
+slot ``j`` rests on row ``r-1`` slots ``j`` and ``j+1``. Slots are numbered
+0..44 row by row from the base (slot id = row offset + position - 1).
+
+A player's turn is one decision, *play a card of some kind at some slot*:
+
+* action id = ``kind * 45 + slot``; kinds are the colours in deck order, then
+  the Wildcard, then the Geomancer (315 ids with five colours). Cards of one
+  kind are interchangeable, so the id names the kind, not the card.
+* the Focus Gem placed by the first player is ``kind * 45 + 4`` (base 5).
+* texts: ``play red at base 3``, ``play blue at row 2 slot 3``,
+  ``play green as focus``; also accepted: ``red b3``, ``red r2s3``, ``red at
+  focus``, without ``play``.
+
+Nobody ever passes: a player with no card is skipped, a player with cards but
+no legal play is *out* (puts their hand down) at once, and when nobody can play
+the game is over. Those steps are automatic, not decisions.
+
+Chance outcome ids are card indices (see :mod:`ziggurat.games.lucent.deck`).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.errors import ConfigError, ContentError, IllegalActionError, ParseActionError, RecordError
+from ziggurat.core.game import CHANCE, TERMINAL, Game, State
+from ziggurat.core.spec import GameSpec, OptionSpec
+from ziggurat.games.lucent.deck import GEOMANCER, WILDCARD, Deck, load_deck
+
+# ------------------------------------------------------------------ geometry
+WIDTH = 9
+ROWS = 9
+NUM_SLOTS = 45
+FOCUS = 4
+ROW_OFFSET = (0, 9, 17, 24, 30, 35, 39, 42, 44)
+SLOT_ROW = tuple(r for r in range(ROWS) for _ in range(WIDTH - r))
+SLOT_POS = tuple(j for r in range(ROWS) for j in range(WIDTH - r))
+
+
+def slot_id(row: int, pos: int) -> int:
+    """Slot number of row ``row`` (0 = base), position ``pos`` (0-based)."""
+    return ROW_OFFSET[row] + pos
+
+
+# supports of each slot (None for the base) and, for each slot, the slots above
+# it paired with the other support of that slot
+SUPPORTS: tuple[tuple[int, int], ...] = tuple(
+    (slot_id(SLOT_ROW[s] - 1, SLOT_POS[s]), slot_id(SLOT_ROW[s] - 1, SLOT_POS[s] + 1)) if SLOT_ROW[s] else (-1, -1)
+    for s in range(NUM_SLOTS)
+)
+ABOVE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((u, SUPPORTS[u][1] if SUPPORTS[u][0] == s else SUPPORTS[u][0]) for u in range(NUM_SLOTS) if s in SUPPORTS[u])
+    for s in range(NUM_SLOTS)
+)
+
+
+def slot_name(slot: int) -> str:
+    """``base 3`` or ``row 2 slot 3`` (1-based positions)."""
+    r, j = SLOT_ROW[slot], SLOT_POS[slot]
+    return f"base {j + 1}" if r == 0 else f"row {r} slot {j + 1}"
+
+
+# phases
+REMOVE, DEAL, PLAY, OVER = range(4)
+_PHASE_NAMES = ("remove", "deal", "play", "over")
+
+SPEC = GameSpec(
+    id="lucent",
+    name="Lucent",
+    aliases=("gem pyramid",),
+    min_players=2,
+    max_players=5,
+    has_chance=True,
+    has_hidden_information=True,
+    summary="Build one shared pyramid of gems, matching colours; the last player able to place wins.",
+    options=(
+        OptionSpec(
+            "wildcards", "bool", False, variant=True,
+            help="remove two random gems unseen and add the two Wildcards (any colour)",
+        ),
+        OptionSpec(
+            "geomancers", "bool", False, variant=True,
+            help="deal one Geomancer (any colour) to each player first; with points, ending on it earns 1",
+        ),
+        OptionSpec(
+            "points", "bool", False, variant=True,
+            help="score points: 1 for the last placer, 1 for each player who played every card",
+        ),
+        OptionSpec("deck", "path", None, help="a TOML deck file to play with instead of the reconstruction"),
+    ),
+)  # fmt: skip
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+class LucentGame(Game):
+    """Lucent for 2–5 players."""
+
+    spec = SPEC
+
+    def _configure(self) -> None:
+        try:
+            self.deck: Deck = load_deck(self.options["deck"])  # type: ignore[arg-type]
+        except ContentError as exc:
+            raise ConfigError(str(exc)) from None
+        d = self.deck
+        n = self.num_players
+        self.wildcards = bool(self.options["wildcards"])
+        self.geomancers = bool(self.options["geomancers"])
+        self.points = bool(self.options["points"])
+        self.kinds = d.kinds
+        self.num_kinds = k = len(d.kinds)
+        self.wild = d.wild_kind
+        self.geo = d.geo_kind
+        self.all_mask = (1 << k) - 1
+        self.wild_bits = (1 << self.wild) | (1 << self.geo)
+        self.colour_bits = self.all_mask & ~self.wild_bits
+        self.card_kind = d.card_kind
+        self.card_ids = d.card_ids
+        self.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
+        # the kinds that may go on a pair of supports (a, b): a wild support takes anything
+        self.allow_pair = [
+            self.all_mask if a >= self.wild or b >= self.wild else (1 << a) | (1 << b) | self.wild_bits
+            for a in range(k)
+            for b in range(k)
+        ]
+        gems = [i for i in range(len(self.card_kind)) if self.card_kind[i] < self.wild]
+        wilds = [i for i in range(len(self.card_kind)) if self.card_kind[i] == self.wild]
+        self.gem_indices = gems
+        self.wild_indices = wilds if self.wildcards else []
+        self.removals = len(wilds) if self.wildcards else 0
+        if self.wildcards and self.removals > len(gems):
+            raise ConfigError(f"{d.source}: the wildcards variant removes {self.removals} gems but the deck has "
+                              f"only {len(gems)}")  # fmt: skip
+        if self.geomancers and d.geomancers < n:
+            raise ConfigError(
+                f"{d.source}: the geomancers variant deals one Geomancer to each of {n} players "
+                f"but the deck has {d.geomancers}"
+            )
+        self.focus_from_deal = n in (2, 4)
+        self.deal_size = len(gems) + len(self.wild_indices)
+        # cards of each kind in the game (removed gems included)
+        inplay = list(d.counts)
+        if not self.wildcards:
+            inplay[self.wild] = 0
+        inplay[self.geo] = n if self.geomancers else 0
+        self.in_play = inplay
+
+    @property
+    def num_actions(self) -> int:
+        return self.num_kinds * NUM_SLOTS
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return len(self.card_kind)
+
+    @property
+    def max_game_length(self) -> int:
+        return self.removals + self.deal_size + NUM_SLOTS
+
+    def new_initial_state(self) -> LucentState:
+        return LucentState(self)
+
+    def kind_of(self, word: str) -> int:
+        """Kind number named by ``word`` (a colour, ``wildcard``/``wild``, ``geomancer``/``geo``)."""
+        if word in ("wild", "wildcard", "wildcards"):
+            return self.wild
+        if word in ("geo", "geomancer", "geomancers"):
+            return self.geo
+        try:
+            return self.kinds.index(word)
+        except ValueError:
+            raise ParseActionError(f"{word!r} is not a card: say one of {', '.join(self.kinds)}") from None
+
+    def kind_text(self, kind: int) -> str:
+        """``a red gem``, ``a Wildcard``, ``a Geomancer``."""
+        if kind == self.wild:
+            return "a Wildcard"
+        if kind == self.geo:
+            return "a Geomancer"
+        name = self.kinds[kind]
+        return f"{_article(name)} {name} gem"
+
+
+class LucentState(State):
+    """A Lucent position."""
+
+    __slots__ = (
+        "cached",
+        "dealt",
+        "deck",
+        "hands",
+        "have",
+        "hi",
+        "last_kind",
+        "last_placer",
+        "lo",
+        "out",
+        "out_mask",
+        "phase",
+        "pyramid",
+        "removed",
+        "sizes",
+        "to_move",
+        "upper",
+    )  # fmt: skip
+
+    game: LucentGame
+
+    def __init__(self, game: LucentGame):
+        super().__init__(game)
+        n = game.num_players
+        k = game.num_kinds
+        self.phase = REMOVE if game.removals else DEAL
+        self.deck = list(game.gem_indices) if game.removals else game.gem_indices + game.wild_indices
+        self.removed: list[int] = []
+        self.dealt = 0
+        self.hands = [[0] * k for _ in range(n)]
+        self.sizes = [0] * n
+        self.have = [0] * n
+        if game.geomancers:
+            for p in range(n):
+                self.hands[p][game.geo] = 1
+                self.sizes[p] = 1
+                self.have[p] = 1 << game.geo
+        self.pyramid = [-1] * NUM_SLOTS
+        self.lo = -1  # base row covers lo..hi (-1: empty)
+        self.hi = -1
+        self.upper: list[int] = []  # open slots above the base, sorted
+        self.out = [False] * n
+        self.out_mask = [0] * n  # kinds that were playable when a player went out
+        self.to_move = -1
+        self.last_placer = -1
+        self.last_kind = [-1] * n
+        self.cached: list[int] | None = None
+
+    # ---------------------------------------------------------- who decides
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == PLAY:
+            return self.to_move
+        if phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    # ---------------------------------------------------------------- chance
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / len(self.deck)
+        return [(c, p) for c in self.deck]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        deck = self.deck
+        return deck[int(rng.random() * len(deck))]
+
+    # ----------------------------------------------------------------- rules
+    def _legal_actions(self, player: int) -> list[int]:
+        cached = self.cached
+        if cached is not None and player == self.to_move:
+            return cached
+        return self._plays(player)
+
+    def open_slots(self) -> list[tuple[int, int]]:
+        """Every open slot with the mask of kinds that may go there, slots ascending."""
+        g = self.game
+        if self.lo < 0:
+            return [(FOCUS, g.all_mask)]
+        out = []
+        if self.lo > 0:
+            out.append((self.lo - 1, g.all_mask))
+        if self.hi < WIDTH - 1:
+            out.append((self.hi + 1, g.all_mask))
+        pyr = self.pyramid
+        allow = g.allow_pair
+        k = g.num_kinds
+        for s in self.upper:
+            a, b = SUPPORTS[s]
+            out.append((s, allow[pyr[a] * k + pyr[b]]))
+        return out
+
+    def _plays(self, player: int) -> list[int]:
+        """Legal plays of ``player`` (kind * 45 + slot), ascending."""
+        have = self.have[player]
+        if not have:
+            return []
+        g = self.game
+        if self.lo < 0:
+            return [k * NUM_SLOTS + FOCUS for k in range(g.num_kinds) if have >> k & 1]
+        slots = []
+        masks = []
+        if self.lo > 0:
+            slots.append(self.lo - 1)
+            masks.append(g.all_mask)
+        if self.hi < WIDTH - 1:
+            slots.append(self.hi + 1)
+            masks.append(g.all_mask)
+        pyr = self.pyramid
+        allow = g.allow_pair
+        nk = g.num_kinds
+        for s in self.upper:
+            a, b = SUPPORTS[s]
+            slots.append(s)
+            masks.append(allow[pyr[a] * nk + pyr[b]])
+        acts = []
+        pairs = list(zip(slots, masks, strict=True))
+        for k in range(nk):
+            if have >> k & 1:
+                bit = 1 << k
+                base = k * NUM_SLOTS
+                for s, m in pairs:
+                    if m & bit:
+                        acts.append(base + s)
+        return acts
+
+    def playable_mask(self) -> int:
+        """Kinds that could be played somewhere now (by anyone holding them)."""
+        mask = 0
+        for _, m in self.open_slots():
+            mask |= m
+        return mask
+
+    def _advance(self, start: int) -> None:
+        """Give the turn to the next player from ``start`` who can play; the rest go out or are skipped."""
+        n = self.game.num_players
+        sizes = self.sizes
+        out = self.out
+        for i in range(n):
+            q = (start + i) % n
+            if out[q] or not sizes[q]:
+                continue
+            legal = self._plays(q)
+            if legal:
+                self.to_move = q
+                self.cached = legal
+                return
+            out[q] = True
+            self.out_mask[q] = self.playable_mask()
+        self.phase = OVER
+        self.to_move = -1
+        self.cached = None
+
+    def _apply(self, action: int, player: int) -> None:
+        g = self.game
+        if player == CHANCE:
+            self.deck.remove(action)
+            if self.phase == REMOVE:
+                insort(self.removed, action)
+                if len(self.removed) == g.removals:
+                    self.deck.extend(g.wild_indices)
+                    self.phase = DEAL
+                return
+            kind = g.card_kind[action]
+            if g.focus_from_deal and not self.deck:
+                self.pyramid[FOCUS] = kind
+                self.lo = self.hi = FOCUS
+            else:
+                q = self.dealt % g.num_players
+                self.hands[q][kind] += 1
+                self.sizes[q] += 1
+                self.have[q] |= 1 << kind
+            self.dealt += 1
+            if not self.deck:
+                self.phase = PLAY
+                self._advance(0)
+            return
+        kind, slot = divmod(action, NUM_SLOTS)
+        hand = self.hands[player]
+        hand[kind] -= 1
+        if not hand[kind]:
+            self.have[player] &= ~(1 << kind)
+        self.sizes[player] -= 1
+        pyr = self.pyramid
+        pyr[slot] = kind
+        if slot < WIDTH:
+            if self.lo < 0:
+                self.lo = self.hi = slot
+            elif slot < self.lo:
+                self.lo = slot
+            else:
+                self.hi = slot
+        else:
+            self.upper.remove(slot)
+        for above, other in ABOVE[slot]:
+            if pyr[other] >= 0:
+                insort(self.upper, above)
+        self.last_placer = player
+        self.last_kind[player] = kind
+        self._advance(player + 1)
+
+    # ------------------------------------------------------------ explaining
+    def _explain_illegal(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            if self.phase == REMOVE and g.card_kind[action] >= g.wild:
+                return f"only coloured gems are removed, not {g.card_ids[action]}"
+            return f"{g.card_ids[action]} is not in the deck"
+        kind, slot = divmod(action, NUM_SLOTS)
+        what = g.kind_text(kind)
+        where = slot_name(slot)
+        if not self.hands[player][kind]:
+            if kind == g.wild and not g.wildcards:
+                return "Wildcards are played only in the wildcards variant"
+            if kind == g.geo and not g.geomancers:
+                return "Geomancers are played only in the geomancers variant"
+            if kind == g.geo:
+                return "you have already played your Geomancer"
+            if kind == g.wild:
+                return "you have no Wildcard in your hand"
+            return f"you have no {g.kinds[kind]} gem in your hand"
+        pyr = self.pyramid
+        if self.lo < 0 and slot != FOCUS:
+            return "the first card is the Focus Gem, the centre of the base row: play it as focus (base 5)"
+        if pyr[slot] >= 0:
+            return f"{where} is taken already (by {g.kind_text(pyr[slot])})"
+        if slot < WIDTH:
+            ends = [slot_name(s) for s in (self.lo - 1, self.hi + 1) if 0 <= s < WIDTH]
+            if not ends:
+                return "the base row is full: nine gems, four either side of the Focus Gem"
+            return (
+                f"a new base card must be next to one already placed: the base row covers base {self.lo + 1} "
+                f"to base {self.hi + 1}, so only {' or '.join(ends)}"
+            )
+        a, b = SUPPORTS[slot]
+        missing = [slot_name(s) for s in (a, b) if pyr[s] < 0]
+        if missing:
+            return (
+                f"{where} needs both gems under it ({slot_name(a)} and {slot_name(b)}); "
+                f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} empty"
+            )
+        name = g.kinds[kind]
+        return (
+            f"{what} needs {_article(name)} {name} support below it at {where}: under it are "
+            f"{g.kind_text(pyr[a])} ({slot_name(a)}) and {g.kind_text(pyr[b])} ({slot_name(b)})"
+        )
+
+    # ------------------------------------------------------------------ text
+    def _action_text(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            cid = g.card_ids[action]
+            if self.phase == REMOVE:
+                return f"remove {cid}"
+            if g.focus_from_deal and len(self.deck) == 1:
+                return f"deal {cid} as focus"
+            return f"deal {cid} to player {self.dealt % g.num_players + 1}"
+        kind, slot = divmod(action, NUM_SLOTS)
+        if slot == FOCUS and self.lo < 0:
+            return f"play {g.kinds[kind]} as focus"
+        return f"play {g.kinds[kind]} at {slot_name(slot)}"
+
+    def _parse(self, text: str, player: int) -> int:
+        g = self.game
+        words = text.split()
+        if player == CHANCE:
+            return self._parse_chance(words, text)
+        if words and words[0] == "play":
+            words = words[1:]
+        if not words:
+            raise ParseActionError("say which card to play and where, e.g. 'play red at base 3'")
+        kind = g.kind_of(words[0])
+        rest = words[1:]
+        if rest and rest[0] in ("at", "as", "on"):
+            rest = rest[1:]
+        return kind * NUM_SLOTS + self._parse_slot(rest, text)
+
+    def _parse_slot(self, words: list[str], text: str) -> int:
+        usage = "say where: base 1..9, row 1..8 slot N, or focus (e.g. 'play red at row 2 slot 3')"
+        if not words:
+            raise ParseActionError(f"{text!r}: {usage}")
+        if words == ["focus"]:
+            return FOCUS
+        row: int | None = None
+        pos: int | None = None
+        w = words
+        if len(w) == 2 and w[0] == "base" and w[1].lstrip("-").isdigit():
+            row, pos = 0, int(w[1])
+        elif len(w) == 4 and w[0] == "row" and w[2] == "slot" and w[1].isdigit() and w[3].lstrip("-").isdigit():
+            row, pos = int(w[1]), int(w[3])
+        elif len(w) == 1 and w[0][:1] == "b" and w[0][1:].lstrip("-").isdigit():
+            row, pos = 0, int(w[0][1:])
+        elif len(w) == 1 and w[0][:1] == "r" and "s" in w[0]:
+            r, _, j = w[0][1:].partition("s")
+            if r.isdigit() and j.lstrip("-").isdigit():
+                row, pos = int(r), int(j)
+        if row is None or pos is None:
+            raise ParseActionError(f"{text!r}: {usage}")
+        if row == 0 and not 1 <= pos <= WIDTH:
+            raise ParseActionError(
+                f"there is no base {pos}: the base row is nine wide, base 1 to base 9, "
+                "four either side of the Focus Gem at base 5"
+            )
+        if not 0 <= row < ROWS:
+            raise ParseActionError(f"there is no row {row}: row 0 is the base, rows 1 to 8 are above it")
+        if not 1 <= pos <= WIDTH - row:
+            raise ParseActionError(f"there is no row {row} slot {pos}: row {row} has slots 1 to {WIDTH - row}")
+        return slot_id(row, pos - 1)
+
+    def _parse_chance(self, words: list[str], text: str) -> int:
+        g = self.game
+        if len(words) < 2 or words[0] not in ("remove", "deal"):
+            raise ParseActionError(f"{text!r} is not a chance outcome (remove red3, deal red3 to player 1)")
+        index = g.card_index.get(words[1])
+        if index is None:
+            raise ParseActionError(f"there is no card {words[1]!r} (cards are named like red3, wildcard1)")
+        verb = "remove" if self.phase == REMOVE else "deal"
+        if words[0] != verb:
+            raise IllegalActionError(f"cards are {'removed' if verb == 'remove' else 'dealt'} now, not {words[0]}ed")
+        if len(words) > 2:
+            expected = self._action_text(index, CHANCE).split()[2:]
+            if words[2:] != expected:
+                raise IllegalActionError(f"the next card goes {' '.join(expected)}, not {' '.join(words[2:])}")
+        return index
+
+    # ----------------------------------------------------------------- state
+    def _copy(self) -> LucentState:
+        new = LucentState.__new__(LucentState)
+        new.game = self.game
+        new.phase = self.phase
+        new.deck = self.deck.copy()
+        new.removed = self.removed.copy()
+        new.dealt = self.dealt
+        new.hands = [h.copy() for h in self.hands]
+        new.sizes = self.sizes.copy()
+        new.have = self.have.copy()
+        new.pyramid = self.pyramid.copy()
+        new.lo = self.lo
+        new.hi = self.hi
+        new.upper = self.upper.copy()
+        new.out = self.out.copy()
+        new.out_mask = self.out_mask.copy()
+        new.to_move = self.to_move
+        new.last_placer = self.last_placer
+        new.last_kind = self.last_kind.copy()
+        new.cached = self.cached  # never mutated, only replaced
+        return new
+
+    def resample(self, player: int, rng: random.Random) -> LucentState:
+        """Redeal what ``player`` can't see, consistently with everything public.
+
+        Hidden: the other players' hands, the gems removed by the wildcards
+        variant and, during the deal, the undealt cards. Kept: every hand size,
+        ``player``'s own hand, the pyramid, and each player's Geomancer (everyone
+        was dealt one; who still holds theirs is public). A player who went out
+        had nothing playable at that moment, so their redealt hand holds none of
+        the kinds that were playable then; removed cards are always coloured gems.
+        """
+        g = self.game
+        new = self._copy()
+        new.history = self.history.copy()
+        new._legal = None
+        if self.phase == REMOVE:
+            cards = self.deck + self.removed
+            rng.shuffle(cards)
+            r = len(self.removed)
+            new.removed = sorted(cards[:r])
+            new.deck = sorted(cards[r:])
+            return new
+        geo = g.geo
+        nk = g.num_kinds
+        # containers: (key, size, allowed mask); key is a player, "removed" or "deck"
+        containers: list[tuple[object, int, int]] = []
+        pool: list[int] = []
+        for q in range(g.num_players):
+            if q == player:
+                continue
+            hand = self.hands[q]
+            for k in range(nk):
+                if k != geo and hand[k]:
+                    pool.extend([k] * hand[k])
+            mask = g.all_mask & ~self.out_mask[q] if self.out[q] else g.all_mask
+            containers.append((q, self.sizes[q] - hand[geo], mask))
+        if self.removed:
+            pool.extend(g.card_kind[c] for c in self.removed)
+            containers.append(("removed", len(self.removed), g.colour_bits))
+        if self.deck:
+            pool.extend(g.card_kind[c] for c in self.deck)
+            containers.append(("deck", len(self.deck), g.all_mask))
+        assignment = self._assign(pool, containers, rng)
+        if assignment is None:
+            return new  # could not find another deal: keep the true one (always consistent)
+        for key, kinds in assignment.items():
+            if isinstance(key, int):
+                hand = [0] * nk
+                hand[geo] = self.hands[key][geo]
+                for k in kinds:
+                    hand[k] += 1
+                new.hands[key] = hand
+                new.have[key] = sum(1 << k for k in range(nk) if hand[k])
+        # card indices for the deck and the removed pile, kind by kind
+        by_kind: list[list[int]] = [[] for _ in range(nk)]
+        for i, k in enumerate(g.card_kind):
+            by_kind[k].append(i)
+        used = [0] * nk
+        for key in ("deck", "removed"):
+            if key in assignment:
+                cards = []
+                for k in assignment[key]:
+                    cards.append(by_kind[k][used[k]])
+                    used[k] += 1
+                if key == "deck":
+                    new.deck = sorted(cards)
+                else:
+                    new.removed = sorted(cards)
+        if new.phase == PLAY:
+            new.cached = new._plays(new.to_move)
+        return new
+
+    @staticmethod
+    def _assign(
+        pool: list[int], containers: list[tuple[object, int, int]], rng: random.Random
+    ) -> dict[object, list[int]] | None:
+        """Randomly share ``pool`` (kinds) among containers of fixed sizes that accept only some kinds."""
+        for _ in range(40):
+            items = pool.copy()
+            rng.shuffle(items)
+            keyed = [(sum(1 for k in items if mask >> k & 1), rng.random(), i) for i, (_, _, mask) in
+                     enumerate(containers)]  # fmt: skip
+            keyed.sort()
+            result: dict[object, list[int]] = {}
+            ok = True
+            for _, _, i in keyed:
+                key, size, mask = containers[i]
+                taken: list[int] = []
+                rest: list[int] = []
+                for k in items:
+                    if len(taken) < size and mask >> k & 1:
+                        taken.append(k)
+                    else:
+                        rest.append(k)
+                if len(taken) < size:
+                    ok = False
+                    break
+                result[key] = taken
+                items = rest
+            if ok:
+                return result
+        return None
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "phase": _PHASE_NAMES[self.phase],
+            "deck": list(self.deck),
+            "removed": list(self.removed),
+            "dealt": self.dealt,
+            "hands": [list(h) for h in self.hands],
+            "pyramid": list(self.pyramid),
+            "out": list(self.out),
+            "out_mask": list(self.out_mask),
+            "to_move": self.to_move,
+            "last_placer": self.last_placer,
+            "last_kind": list(self.last_kind),
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        g = self.game
+        n = g.num_players
+        nk = g.num_kinds
+        bad = "saved Lucent state"
+        if data["phase"] not in _PHASE_NAMES:
+            raise RecordError(f"{bad}: unknown phase {data['phase']!r}")
+        self.phase = _PHASE_NAMES.index(data["phase"])
+        ncards = len(g.card_kind)
+
+        def card_list(name: str) -> list[int]:
+            value = data[name]
+            if not isinstance(value, list) or not all(isinstance(c, int) and 0 <= c < ncards for c in value):
+                raise RecordError(f"{bad}: {name!r} must be a list of card indices")
+            return sorted(value)
+
+        self.deck = card_list("deck")
+        self.removed = card_list("removed")
+        if len(set(self.deck + self.removed)) != len(self.deck) + len(self.removed):
+            raise RecordError(f"{bad}: a card is listed twice in the deck and removed pile")
+        self.dealt = int(data["dealt"])
+        hands = data["hands"]
+        if not isinstance(hands, list) or len(hands) != n or any(not isinstance(h, list) or len(h) != nk
+                                                                 for h in hands):  # fmt: skip
+            raise RecordError(f"{bad}: 'hands' must hold {n} lists of {nk} counts")
+        self.hands = [[int(c) for c in h] for h in hands]
+        if any(c < 0 for h in self.hands for c in h):
+            raise RecordError(f"{bad}: a hand holds a negative number of cards")
+        self.sizes = [sum(h) for h in self.hands]
+        self.have = [sum(1 << k for k in range(nk) if h[k]) for h in self.hands]
+        pyramid = data["pyramid"]
+        if not isinstance(pyramid, list) or len(pyramid) != NUM_SLOTS:
+            raise RecordError(f"{bad}: 'pyramid' must list {NUM_SLOTS} slots")
+        self.pyramid = [int(k) for k in pyramid]
+        if any(not -1 <= k < nk for k in self.pyramid):
+            raise RecordError(f"{bad}: a pyramid slot holds an unknown kind")
+        self.out = [bool(x) for x in data["out"]]
+        self.out_mask = [int(x) for x in data["out_mask"]]
+        self.to_move = int(data["to_move"])
+        self.last_placer = int(data["last_placer"])
+        self.last_kind = [int(x) for x in data["last_kind"]]
+        if any(len(x) != n for x in (self.out, self.out_mask, self.last_kind)):
+            raise RecordError(f"{bad}: per-player lists have the wrong length")
+        if not -1 <= self.last_placer < n or any(not -1 <= k < nk for k in self.last_kind):
+            raise RecordError(f"{bad}: impossible last placer or last card")
+        # the pyramid: a contiguous base around the focus, every upper gem supported and matching
+        base = [s for s in range(WIDTH) if self.pyramid[s] >= 0]
+        if base:
+            self.lo, self.hi = base[0], base[-1]
+            if len(base) != self.hi - self.lo + 1 or not self.lo <= FOCUS <= self.hi:
+                raise RecordError(f"{bad}: the base row has a gap or misses the Focus Gem")
+        else:
+            self.lo = self.hi = -1
+        self.upper = []
+        for s in range(WIDTH, NUM_SLOTS):
+            a, b = SUPPORTS[s]
+            both = self.pyramid[a] >= 0 and self.pyramid[b] >= 0
+            k = self.pyramid[s]
+            if k >= 0:
+                if not both:
+                    raise RecordError(f"{bad}: the gem at {slot_name(s)} has no two gems under it")
+                if not g.allow_pair[self.pyramid[a] * nk + self.pyramid[b]] >> k & 1:
+                    raise RecordError(f"{bad}: the gem at {slot_name(s)} matches neither gem under it")
+            elif both:
+                self.upper.append(s)
+        # every card accounted for
+        counts = [0] * nk
+        for c in self.deck + self.removed:
+            counts[g.card_kind[c]] += 1
+        for h in self.hands:
+            for k in range(nk):
+                counts[k] += h[k]
+        for k in self.pyramid:
+            if k >= 0:
+                counts[k] += 1
+        expected = list(g.in_play)
+        if self.phase == REMOVE:
+            expected[g.wild] = 0  # the Wildcards join the deck once the gems are removed
+        if counts != expected:
+            raise RecordError(f"{bad}: the cards do not add up to the deck ({counts} != {expected})")
+        if any(g.card_kind[c] >= g.wild for c in self.removed):
+            raise RecordError(f"{bad}: only coloured gems can be removed")
+        if g.geomancers and any(h[g.geo] > 1 for h in self.hands):
+            raise RecordError(f"{bad}: a player holds two Geomancers")
+        self.cached = None
+        if self.phase == PLAY:
+            if not 0 <= self.to_move < n or self.out[self.to_move]:
+                raise RecordError(f"{bad}: player to move {self.to_move} cannot be playing")
+            self.cached = self._plays(self.to_move)
+            if not self.cached:
+                raise RecordError(f"{bad}: the player to move has no legal play")
+        elif self.to_move != -1:
+            raise RecordError(f"{bad}: nobody is to move outside the play phase")
+
+    # ------------------------------------------------------------------ view
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` sees (``None``: a spectator).
+
+        Public: the pyramid and the Focus Gem, every hand size, who is out,
+        who placed last, each player's last card played, the open slots and
+        what may go there, how many cards are still to deal or were removed.
+        Private: a player's own hand (shown only to them).
+        """
+        g = self.game
+        kinds = g.kinds
+        rows = [
+            [kinds[k] if (k := self.pyramid[slot_id(r, j)]) >= 0 else None for j in range(WIDTH - r)]
+            for r in range(ROWS)
+        ]
+        open_slots = []
+        if self.phase == PLAY:
+            for s, mask in self.open_slots():
+                open_slots.append(
+                    {
+                        "slot": slot_name(s) if not (self.lo < 0 and s == FOCUS) else "focus",
+                        "row": SLOT_ROW[s],
+                        "pos": SLOT_POS[s] + 1,
+                        "kinds": [kinds[k] for k in range(g.num_kinds) if mask >> k & 1],
+                    }
+                )
+        hand = None
+        if player is not None and 0 <= player < g.num_players:
+            hand = {kinds[k]: c for k, c in enumerate(self.hands[player]) if c}
+        cur = self.current_player()
+        out: dict[str, Any] = {
+            "game": "lucent",
+            "player": player,
+            "players": g.num_players,
+            "phase": _PHASE_NAMES[self.phase],
+            "to_move": cur if cur >= 0 else None,
+            "kinds": list(kinds),
+            "hand": hand,
+            "hand_sizes": list(self.sizes),
+            "out": list(self.out),
+            "pyramid": rows,
+            "focus": rows[0][FOCUS],
+            "open_slots": open_slots,
+            "deck": len(self.deck),
+            "removed": len(self.removed),
+            "last_placer": self.last_placer if self.last_placer >= 0 else None,
+            "last_played": [kinds[k] if k >= 0 else None for k in self.last_kind],
+            "variants": {"wildcards": g.wildcards, "geomancers": g.geomancers, "points": g.points},
+        }
+        if self.phase == OVER:
+            out["scores"] = list(self._scores())
+            out["ranks"] = list(self.outcome().ranks)
+        return out
+
+    # --------------------------------------------------------------- scoring
+    def _scores(self) -> tuple[float, ...]:
+        """1 for the last placer; with ``points`` also 1 per emptied hand and 1 for ending on a Geomancer."""
+        g = self.game
+        scores = [0.0] * g.num_players
+        if self.last_placer >= 0:
+            scores[self.last_placer] += 1
+        if g.points:
+            for p in range(g.num_players):
+                if self.sizes[p] == 0:
+                    scores[p] += 1
+                if g.geomancers and self.last_kind[p] == g.geo:
+                    scores[p] += 1
+        return tuple(scores)
+
+
+__all__ = ["GEOMANCER", "NUM_SLOTS", "SPEC", "WILDCARD", "LucentGame", "LucentState", "slot_id", "slot_name"]

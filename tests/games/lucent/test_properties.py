@@ -1,0 +1,51 @@
+"""Property tests: the placement rule and hidden information hold in every random game."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ziggurat.core import make_game
+from ziggurat.games.lucent.rules import NUM_SLOTS, SUPPORTS, WIDTH, LucentState
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    wildcards=st.booleans(),
+    geomancers=st.booleans(),
+    points=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_random_games_keep_every_rule(players: int, wildcards: bool, geomancers: bool, points: bool, seed: int) -> None:
+    game = make_game("lucent", players, {"wildcards": wildcards, "geomancers": geomancers, "points": points})
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    assert isinstance(state, LucentState)
+    wild = game.deck.wild_kind  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        p = state.current_player()
+        assert not state.out[p] and state.sizes[p] > 0
+        for action in state.legal_actions():
+            kind, slot = divmod(action, NUM_SLOTS)
+            assert state.hands[p][kind] > 0 and state.pyramid[slot] < 0
+            if slot >= WIDTH:
+                a, b = (state.pyramid[s] for s in SUPPORTS[slot])
+                assert a >= 0 and b >= 0
+                assert kind >= wild or a >= wild or b >= wild or kind in (a, b)
+            elif state.lo >= 0:
+                assert slot in (state.lo - 1, state.hi + 1)
+        q = rng.randrange(players)
+        assert state.resample(q, rng).view(q) == state.view(q)
+        state.apply_action(rng.choice(state.legal_actions()))
+    # at the end everyone who still holds cards is out (they could not play when their turn came)
+    for p in range(players):
+        assert state.sizes[p] == 0 or state.out[p]
+    filled = [s for s in range(NUM_SLOTS) if state.pyramid[s] >= 0]
+    base = [s for s in filled if s < WIDTH]
+    assert base == list(range(base[0], base[-1] + 1))
