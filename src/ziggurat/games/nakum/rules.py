@@ -817,6 +817,11 @@ class NakumState(State):
                 space = g.camp_space[t]
             if self.tile_pos[t] < 0:
                 return f"{g.tiles[t].name} is not face up"
+            if action >= g.A_CAMP:
+                if self.cubes[t] == g.camp_full[t]:
+                    return "that camp is exhausted: every option has a black cube"
+                if not any(self.occ[s] for s in g.tile_basics[t]):
+                    return f"a camp needs a worker (anyone's) on a basic space of {g.tiles[t].name}"
             if self.occ[space] & bit:
                 return "you already have a worker there"
             if not self._space_open(space, bit):
@@ -825,10 +830,6 @@ class NakumState(State):
                 )
             if action < g.A_CAMP:
                 return self._why_not_effect(g.basic_effect[action - g.A_BASIC], p)
-            if not any(self.occ[s] for s in g.tile_basics[t]):
-                return f"a camp needs a worker (anyone's) on a basic space of {g.tiles[t].name}"
-            if self.cubes[t] == g.camp_full[t]:
-                return "that camp is exhausted: every option has a black cube"
             return "you can take none of the camp's open options"
         if action < g.A_PYRAMID:
             pos = action - g.A_EXPLORE
