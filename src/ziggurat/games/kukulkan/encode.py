@@ -1,0 +1,86 @@
+"""A fixed-length numeric encoding of a Kukulkán view (for learning and OpenSpiel).
+
+Layout (``P`` players, ``S`` segments, ``B`` blocks), players rotated so the
+viewer comes first (a spectator sees seat order):
+
+* per player: drawn segments (S), per block numbered / value÷6 / marked (3B),
+  helps used (3), permanent plus/minus one (1), bonuses claimed (5),
+  bonus points÷20 (1), choice complete this round (1);
+* the die, one-hot (6); phase one-hot (3); round÷100 (1);
+* the viewer's own pending choice: help (5), value (6), kind (5), trail (S).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.game import Game
+
+_HELPS = ("same-value", "plus-one", "super-six")
+_BONUSES = ("base", "axis", "full", "A-C", "B-D")
+_PENDING_HELPS = ("same-value", "plus-one", "super-six", "permanent plus-one")
+_KINDS = ("draw", "write", "mark", "pass")
+_PHASES = ("roll", "choose", "over")
+
+
+def _sizes(game: Game) -> tuple[int, int, int]:
+    sheet = game.sheet  # type: ignore[attr-defined]
+    return game.num_players, len(sheet.segments), len(sheet.blocks)
+
+
+def tensor_size(game: Game) -> int:
+    """Length of every encoding of this game's views."""
+    players, segs, blocks = _sizes(game)
+    per_player = segs + 3 * blocks + 3 + 1 + 5 + 1 + 1
+    return players * per_player + 6 + 3 + 1 + 5 + 6 + 5 + segs
+
+
+def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
+    """Encode ``view`` (see the module docstring)."""
+    players, segs, _ = _sizes(game)
+    me = view.get("player")
+    order = list(range(players))
+    if isinstance(me, int):
+        order = order[me:] + order[:me]
+    out: list[float] = []
+    for q in order:
+        sh = view["sheets"][q]
+        drawn = [0.0] * segs
+        for s in sh["drawn"]:
+            drawn[s] = 1.0
+        out += drawn
+        marked = set(sh["marked"])
+        for b, v in enumerate(sh["values"]):
+            out += [0.0 if v is None else 1.0, (v or 0) / 6.0, 1.0 if b in marked else 0.0]
+        out += [1.0 if h in sh["helps_used"] else 0.0 for h in _HELPS]
+        out.append(1.0 if sh["permanent_plus_minus"] else 0.0)
+        out += [1.0 if b in sh["bonuses"] else 0.0 for b in _BONUSES]
+        out.append(sh["bonus_points"] / 20.0)
+        out.append(1.0 if view["chosen"][q] else 0.0)
+    die = [0.0] * 6
+    if view["die"]:
+        die[view["die"] - 1] = 1.0
+    out += die
+    out += [1.0 if view["phase"] == ph else 0.0 for ph in _PHASES]
+    out.append(view["round"] / 100.0)
+    choice = view.get("choice")
+    help_ = [0.0] * 5
+    value = [0.0] * 6
+    kind = [0.0] * 5
+    trail = [0.0] * segs
+    if choice:
+        if choice["help"] in _PENDING_HELPS:
+            help_[_PENDING_HELPS.index(choice["help"])] = 1.0
+        else:
+            help_[4] = 1.0
+        if choice["value"]:
+            value[choice["value"] - 1] = 1.0
+        if choice["kind"] in _KINDS:
+            kind[_KINDS.index(choice["kind"])] = 1.0
+        else:
+            kind[4] = 1.0
+        for s in choice["trail"]:
+            trail[s] = 1.0
+    out += help_ + value + kind + trail
+    return out

@@ -1,0 +1,1111 @@
+"""Kukulkán's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+
+A round: the die is rolled (chance, six outcomes); then every player chooses at
+the same time (a SIMULTANEOUS node) one action using the rolled number ``n``:
+
+* **draw** a continuous trail of exactly ``n`` undrawn unit segments,
+* **write** ``n`` in a blank block whose outline is drawn and whose supports
+  are all numbered, if ``n`` is lower than the support (or the sum of two),
+* **mark** a numbered, unmarked block showing ``n`` (a pre-numbered base
+  block only once its outline is drawn),
+* **pass**, only when none of these is possible without a help.
+
+Before the action a player may use one help (each once per game; the
+permanent plus/minus one of the base bonus also counts as the round's help):
+*same-value* (write a value equal to the support or the sum of two),
+*plus-one* (``n`` ± 1, wrapping 6 <-> 1), *super-six* (a rolled 6 becomes 1..5).
+
+A player's round choice is a sequence of atomic decisions (a help, then the
+action; a draw segment by segment). It stays pending, and hidden from the other
+players, until it is complete; when the last player's choice is complete all
+choices are revealed and applied together, then bonuses are checked and the
+game ends or the die is rolled again.
+
+Action ids (``S`` segments, ``B`` blocks; 62 and 17 on the shipped sheet):
+
+* ``0 .. S-1``: draw segment ``s`` (the next segment of the trail),
+* ``S .. S+B-1``: write in block ``b``;  ``S+B .. S+2B-1``: mark block ``b``,
+* ``S+2B``: pass;  ``+1``: help same-value;  ``+2 .. +7``: help plus-one to
+  1..6;  ``+8 .. +12``: help super-six to 1..5.
+
+Chance outcome ``k`` is a roll of ``k + 1``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.errors import ConfigError, ContentError, ParseActionError, RecordError
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, check_sequence
+from ziggurat.core.spec import GameSpec, OptionSpec
+from ziggurat.games.kukulkan.sheet import Sheet, load_sheet
+
+DIE = 6
+
+# phases
+ROLL, CHOOSE, OVER = range(3)
+_PHASES = ("roll", "choose", "over")
+
+# helps chosen this round (pending) and used helps (bit per one-use help)
+H_NONE, H_SAME, H_PLUS, H_SUPER, H_PERM = range(5)
+_HELP_NAMES = (None, "same-value", "plus-one", "super-six", "permanent plus-one")
+U_SAME, U_PLUS, U_SUPER = 1, 2, 4
+_USED_NAMES = ((U_SAME, "same-value"), (U_PLUS, "plus-one"), (U_SUPER, "super-six"))
+
+# kinds of action
+K_NONE, K_DRAW, K_WRITE, K_MARK, K_PASS = range(5)
+_KIND_NAMES = (None, "draw", "write", "mark", "pass")
+
+# bonuses
+BASE, AXIS, FULL, AC, BD = 1, 2, 4, 8, 16
+NORMAL = BASE | AXIS | FULL
+_BONUS_NAMES = ((BASE, "base"), (AXIS, "axis"), (FULL, "full"), (AC, "A-C"), (BD, "B-D"))
+AXIS_POINTS = 3
+
+END_BONUSES, END_ALL_PASSED = 1, 2
+_END_NAMES = {0: None, END_BONUSES: "the three normal bonuses were claimed", END_ALL_PASSED: "every player had to pass"}
+
+WITNESSES = 8  # precomputed six-segment trails tried before a search
+
+
+def plus_minus(n: int) -> tuple[int, int]:
+    """The two values plus/minus one makes of ``n`` (6 -> 1 or 5, 1 -> 2 or 6), ascending.
+
+    >>> plus_minus(6), plus_minus(1), plus_minus(3)
+    ((1, 5), (2, 6), (2, 4))
+    """
+    lo = n - 1 if n > 1 else DIE
+    hi = n + 1 if n < DIE else 1
+    return (lo, hi) if lo < hi else (hi, lo)
+
+
+SPEC = GameSpec(
+    id="kukulkan",
+    name="Kukulkán",
+    aliases=("kukulkán",),
+    min_players=1,
+    max_players=6,
+    has_chance=True,
+    has_hidden_information=True,
+    has_simultaneous_moves=True,
+    summary="Roll and write: draw, number and mark the stones of your own El Castillo with a shared die.",
+    min_players_note="2–6 players; 1 is a practice mode",
+    options=(OptionSpec("sheet", "path", None, help="a TOML sheet to play on instead of the reconstruction"),),
+)
+
+
+# ------------------------------------------------------------------ trails
+def _trail_exists(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int, blocked: int, k: int) -> bool:
+    """True if a trail of ``k`` >= 1 segments not in ``blocked`` starts at ``point``."""
+    for bit, other, _ in adj[point]:
+        if not blocked & bit and (k == 1 or _trail_exists(adj, other, blocked | bit, k - 1)):
+            return True
+    return False
+
+
+class KukulkanGame(Game):
+    """Kukulkán for 1 (practice) to 6 players on a sheet (the reconstruction by default)."""
+
+    spec = SPEC
+
+    def _configure(self) -> None:
+        try:
+            self.sheet: Sheet = load_sheet(self.options["sheet"])  # type: ignore[arg-type]
+        except ContentError as exc:
+            raise ConfigError(str(exc)) from None
+        sh = self.sheet
+        self.S = S = len(sh.segments)
+        self.B = B = len(sh.blocks)
+        self.write0 = S
+        self.mark0 = S + B
+        self.pass_id = S + 2 * B
+        self.same_id = self.pass_id + 1
+        self.plus0 = self.pass_id + 2  # + value - 1
+        self.super0 = self.plus0 + DIE  # + value - 1
+        self._num_actions = self.super0 + DIE - 1
+        self.seg_bit = tuple(1 << s for s in range(S))
+        self.seg_ends = sh.seg_ends
+        self.adj = tuple(
+            tuple((1 << s, sh.seg_ends[s][1] if sh.seg_ends[s][0] == p else sh.seg_ends[s][0], s) for s in segs)
+            for p, segs in enumerate(sh.point_segs)
+        )
+        self.outline_mask = tuple(sum(1 << s for s in sh.outline[b]) for b in range(B))
+        self.supports = sh.supports
+        self.printed = tuple(b.value for b in sh.blocks)
+        self.upper = tuple(b for b in range(B) if sh.blocks[b].row > 0)
+        self.base_blocks = sh.base
+        self.base_mask = sum(1 << b for b in sh.base)
+        self.axis_mask = sum(1 << b for b in sh.axis)
+        self.all_blocks = (1 << B) - 1
+        self.external = tuple(b for b in range(B) if sh.external[b])
+        self.A, self.Bk, self.C, self.D = (sh.label(x) for x in "ABCD")
+        self.ac_mask = (1 << self.A) | (1 << self.C)
+        self.bd_mask = (1 << self.Bk) | (1 << self.D)
+        self.witnesses = tuple(self._witnesses(s) for s in range(S))
+        # ball[s][k]: segments at most k steps (through shared end points) from s; a trail of
+        # n segments beginning with s stays inside ball[s][n - 1].
+        touching = [0] * S
+        for segs in sh.point_segs:
+            m = sum(1 << x for x in segs)
+            for x in segs:
+                touching[x] |= m
+        self.touching = tuple(touching)
+        self.full_mask = (1 << S) - 1
+        balls = []
+        for s in range(S):
+            ring = [1 << s]
+            for _ in range(DIE):
+                cur = ring[-1]
+                grown = cur
+                for x in range(S):
+                    if cur >> x & 1:
+                        grown |= touching[x]
+                ring.append(grown)
+            balls.append(tuple(ring))
+        self.ball = tuple(balls)
+        self._first_cache: dict[int, tuple[int, ...]] = {}
+        # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
+        self.max_progress = S + len(self.upper) + B
+        self.max_rounds = self.num_players * self.max_progress + 1
+
+    def _witnesses(self, s: int) -> tuple[tuple[int, ...], ...]:
+        """For n = 0..6: up to WITNESSES masks of n-segment trails beginning with ``s`` (spread out)."""
+        found: list[list[int]] = [[] for _ in range(DIE + 1)]
+        adj = self.adj
+
+        def walk(point: int, mask: int, k: int) -> None:
+            if mask not in found[k]:
+                found[k].append(mask)
+            if k == DIE:
+                return
+            for bit, other, _ in adj[point]:
+                if not mask & bit:
+                    walk(other, mask | bit, k + 1)
+
+        bit = 1 << s
+        for start in self.seg_ends[s]:
+            walk(start, bit, 1)
+        out = []
+        for masks in found:
+            if len(masks) > WITNESSES:
+                step = len(masks) / WITNESSES
+                masks = [masks[int(i * step)] for i in range(WITNESSES)]
+            out.append(tuple(masks))
+        return tuple(out)
+
+    @property
+    def num_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return DIE
+
+    @property
+    def max_game_length(self) -> int:
+        """Rounds <= players x progress + 1 (a round without progress is all passes: the backstop).
+
+        Per player: segment steps <= S, writes and marks <= blocks, helps <= non-pass choices,
+        passes <= rounds; plus one roll per round.
+        """
+        rounds = self.max_rounds
+        per_player = 2 * self.max_progress + rounds
+        return rounds + self.num_players * per_player
+
+    def new_initial_state(self) -> KukulkanState:
+        return KukulkanState(self)
+
+    def _starts_trail(self, s: int, drawn: int, n: int) -> bool:
+        """True if a trail of exactly ``n`` undrawn segments can begin with undrawn segment ``s``."""
+        for w in self.witnesses[s][n]:
+            if not w & drawn:
+                return True
+        if n == 1 or (self.ball[s][n - 1] & ~drawn).bit_count() < n:
+            return n == 1
+        blocked = drawn | (1 << s)
+        p, q = self.seg_ends[s]
+        return _trail_exists(self.adj, p, blocked, n - 1) or _trail_exists(self.adj, q, blocked, n - 1)
+
+    def first_segments(self, drawn: int, n: int) -> tuple[int, ...]:
+        """Segments that can begin a trail of exactly ``n`` undrawn segments (``drawn``: the drawn mask).
+
+        Cached by (mask, n): positions repeat across playouts and searches.
+        """
+        key = drawn << 3 | n
+        hit = self._first_cache.get(key)
+        if hit is not None:
+            return hit
+        undrawn = self.full_mask & ~drawn
+        out = []
+        if n <= 2:
+            touching = self.touching
+            while undrawn:
+                low = undrawn & -undrawn
+                undrawn ^= low
+                s = low.bit_length() - 1
+                if n == 1 or touching[s] & ~drawn & ~low:
+                    out.append(s)
+        else:
+            wit = self.witnesses
+            ball = self.ball
+            adj = self.adj
+            ends = self.seg_ends
+            k = n - 1
+            rest = undrawn
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                for w in wit[s][n]:
+                    if not w & drawn:
+                        out.append(s)
+                        break
+                else:
+                    if (ball[s][k] & undrawn).bit_count() < n:
+                        continue
+                    blocked = drawn | low
+                    p, q = ends[s]
+                    if _trail_exists(adj, p, blocked, k) or _trail_exists(adj, q, blocked, k):
+                        out.append(s)
+        result = tuple(out)
+        if len(self._first_cache) > 300_000:
+            self._first_cache.clear()
+        self._first_cache[key] = result
+        return result
+
+    def can_draw(self, drawn: int, n: int) -> bool:
+        """True if some trail of exactly ``n`` undrawn segments exists."""
+        key = drawn << 3 | n
+        hit = self._first_cache.get(key)
+        if hit is not None:
+            return bool(hit)
+        starts = self._starts_trail
+        return any(not drawn >> s & 1 and starts(s, drawn, n) for s in range(self.S))
+
+
+class KukulkanState(State):
+    """A Kukulkán position: every player's sheet, the die, the pending choices."""
+
+    __slots__ = (
+        "bonus_pts",
+        "claims",
+        "die",
+        "drawn",
+        "end",
+        "helps",
+        "last",
+        "lcache",
+        "marked",
+        "numbered",
+        "p_done",
+        "p_end",
+        "p_help",
+        "p_kind",
+        "p_mask",
+        "p_target",
+        "p_trail",
+        "p_val",
+        "phase",
+        "round",
+        "to_move",
+        "values",
+    )  # fmt: skip
+
+    game: KukulkanGame
+
+    def __init__(self, game: KukulkanGame):
+        super().__init__(game)
+        n = game.num_players
+        self.phase = ROLL
+        self.die = 0
+        self.round = 0
+        self.end = 0
+        self.drawn = [0] * n
+        self.values = list(game.printed) * n  # flat: player * B + block; 0 = blank
+        self.numbered = [game.base_mask] * n
+        self.marked = [0] * n
+        self.helps = [0] * n
+        self.claims = [0] * n
+        self.bonus_pts = [0] * n
+        self.last: tuple[Any, ...] | None = None
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        n = self.game.num_players
+        self.p_help = [H_NONE] * n
+        self.p_val = [self.die] * n
+        self.p_kind = [K_NONE] * n
+        self.p_target = [-1] * n
+        self.p_trail: list[tuple[int, ...]] = [()] * n
+        self.p_mask = [0] * n
+        self.p_end = [-1] * n
+        self.p_done = [False] * n
+        self.to_move: tuple[int, ...] = tuple(range(n)) if self.phase == CHOOSE else ()
+        self.lcache: list[list[int] | None] = [None] * n
+
+    def _reset_player(self, p: int) -> None:
+        self.p_help[p] = H_NONE
+        self.p_val[p] = self.die
+        self.p_kind[p] = K_NONE
+        self.p_target[p] = -1
+        self.p_trail[p] = ()
+        self.p_mask[p] = 0
+        self.p_end[p] = -1
+        self.p_done[p] = False
+        self.lcache[p] = None
+        if p not in self.to_move:
+            self.to_move = tuple(sorted((*self.to_move, p)))
+
+    # ---------------------------------------------------------- who decides
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == CHOOSE:
+            return SIMULTANEOUS
+        if phase == ROLL:
+            return CHANCE
+        return TERMINAL
+
+    def players_to_move(self) -> tuple[int, ...]:
+        """Players whose choice for this round is not complete yet."""
+        return self.to_move
+
+    # ---------------------------------------------------------------- chance
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(k, 1.0 / DIE) for k in range(DIE)]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        return int(rng.random() * DIE)
+
+    # ------------------------------------------------------- what is possible
+    def _writable(self, p: int) -> list[tuple[int, int]]:
+        """(block, threshold) for every blank block that may take a number: outline drawn, supports numbered."""
+        g = self.game
+        numbered = self.numbered[p]
+        drawn = self.drawn[p]
+        values = self.values
+        off = p * g.B
+        out = []
+        outline = g.outline_mask
+        supports = g.supports
+        for b in g.upper:
+            if numbered >> b & 1:
+                continue
+            o = outline[b]
+            if drawn & o != o:
+                continue
+            t = 0
+            for s in supports[b]:
+                if not numbered >> s & 1:
+                    t = -1
+                    break
+                t += values[off + s]
+            if t > 0:
+                out.append((b, t))
+        return out
+
+    def _markable(self, p: int) -> list[tuple[int, int]]:
+        """(block, value) for every numbered, unmarked block that may be marked now."""
+        g = self.game
+        todo = self.numbered[p] & ~self.marked[p]
+        if not todo:
+            return []
+        drawn = self.drawn[p]
+        off = p * g.B
+        values = self.values
+        outline = g.outline_mask
+        out = []
+        for b in range(g.B):
+            if todo >> b & 1:
+                if g.printed[b]:
+                    o = outline[b]
+                    if drawn & o != o:
+                        continue
+                out.append((b, values[off + b]))
+        return out
+
+    def has_permanent(self, p: int) -> bool:
+        """True once ``p`` has the base bonus's permanent plus/minus one."""
+        return bool(self.claims[p] & BASE)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        cached = self.lcache[player]
+        if cached is None:
+            cached = self.lcache[player] = self._compute_legal(player)
+        return cached
+
+    def _compute_legal(self, p: int) -> list[int]:
+        g = self.game
+        kind = self.p_kind[p]
+        if kind == K_DRAW:
+            return self._continuations(p)
+        if kind != K_NONE or self.p_done[p]:
+            return []
+        help_ = self.p_help[p]
+        n = self.p_val[p]
+        writable = self._writable(p)
+        write0 = g.write0
+        if help_ == H_SAME:
+            return [write0 + b for b, t in writable if t == n]
+        drawn = self.drawn[p]
+        first = g.first_segments(drawn, n)
+        acts = list(first)
+        for b, t in writable:
+            if t > n:
+                acts.append(write0 + b)
+        markable = self._markable(p)
+        mark0 = g.mark0
+        for b, v in markable:
+            if v == n:
+                acts.append(mark0 + b)
+        if help_ != H_NONE:
+            return acts
+        if not acts:
+            acts.append(g.pass_id)
+        used = self.helps[p]
+        if not used & U_SAME:
+            for _, t in writable:
+                if t == n:
+                    acts.append(g.same_id)
+                    break
+        perm = self.claims[p] & BASE
+        six = self.die == DIE and not used & U_SUPER
+        if perm or not used & U_PLUS or six:
+            max_t = max((t for _, t in writable), default=0)
+            mark_vals = 0
+            for _, v in markable:
+                mark_vals |= 1 << v
+            if perm or not used & U_PLUS:
+                for m in plus_minus(n):
+                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or g.can_draw(drawn, m):
+                        acts.append(g.plus0 + m - 1)
+            if six:
+                for m in range(1, DIE):
+                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or g.can_draw(drawn, m):
+                        acts.append(g.super0 + m - 1)
+        return acts
+
+    def _continuations(self, p: int) -> list[int]:
+        """Segments that continue ``p``'s trail and leave it completable to exactly n."""
+        g = self.game
+        trail = self.p_trail[p]
+        left = self.p_val[p] - len(trail)
+        if left <= 0:
+            return []
+        blocked = self.drawn[p] | self.p_mask[p]
+        adj = g.adj
+        ends = g.seg_ends[trail[0]] if len(trail) == 1 else (self.p_end[p],)
+        out = []
+        for e in ends:
+            for bit, other, s in adj[e]:
+                if not blocked & bit and (left == 1 or _trail_exists(adj, other, blocked | bit, left - 1)):
+                    out.append(s)
+        if len(ends) == 2:
+            out.sort()
+        return out
+
+    # ----------------------------------------------------------------- apply
+    def _apply(self, action: int, player: int) -> None:
+        if player == CHANCE:
+            self.die = action + 1
+            self.round += 1
+            self.phase = CHOOSE
+            self._reset_round()
+            return
+        g = self.game
+        p = player
+        self.lcache[p] = None
+        if action < g.write0:
+            bit = 1 << action
+            trail = self.p_trail[p]
+            if not trail:
+                self.p_kind[p] = K_DRAW
+                self.p_trail[p] = (action,)
+                self.p_mask[p] = bit
+            else:
+                a, b = g.seg_ends[action]
+                if len(trail) == 1:
+                    x, y = g.seg_ends[trail[0]]
+                    joint = x if x == a or x == b else y
+                else:
+                    joint = self.p_end[p]
+                self.p_end[p] = b if a == joint else a
+                self.p_trail[p] = (*trail, action)
+                self.p_mask[p] |= bit
+            if len(self.p_trail[p]) == self.p_val[p]:
+                self._complete(p)
+        elif action < g.mark0:
+            self.p_kind[p] = K_WRITE
+            self.p_target[p] = action - g.write0
+            self._complete(p)
+        elif action < g.pass_id:
+            self.p_kind[p] = K_MARK
+            self.p_target[p] = action - g.mark0
+            self._complete(p)
+        elif action == g.pass_id:
+            self.p_kind[p] = K_PASS
+            self._complete(p)
+        elif action == g.same_id:
+            self.p_help[p] = H_SAME
+        elif action < g.super0:
+            self.p_help[p] = H_PERM if self.claims[p] & BASE else H_PLUS
+            self.p_val[p] = action - g.plus0 + 1
+        else:
+            self.p_help[p] = H_SUPER
+            self.p_val[p] = action - g.super0 + 1
+
+    def _complete(self, p: int) -> None:
+        self.p_done[p] = True
+        self.to_move = tuple(q for q in self.to_move if q != p)
+        if not self.to_move:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        """Reveal and apply every choice, check the bonuses, end the game or roll again."""
+        g = self.game
+        n = g.num_players
+        B = g.B
+        passes = 0
+        for p in range(n):
+            h = self.p_help[p]
+            if h == H_SAME:
+                self.helps[p] |= U_SAME
+            elif h == H_PLUS:
+                self.helps[p] |= U_PLUS
+            elif h == H_SUPER:
+                self.helps[p] |= U_SUPER
+            k = self.p_kind[p]
+            if k == K_DRAW:
+                self.drawn[p] |= self.p_mask[p]
+            elif k == K_WRITE:
+                b = self.p_target[p]
+                self.values[p * B + b] = self.p_val[p]
+                self.numbered[p] |= 1 << b
+            elif k == K_MARK:
+                self.marked[p] |= 1 << self.p_target[p]
+            else:
+                passes += 1
+        self.last = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail)
+        self._check_bonuses()
+        if self._normal_claimed() == NORMAL:
+            self.end = END_BONUSES
+        elif passes == n:
+            self.end = END_ALL_PASSED
+        self.phase = OVER if self.end else ROLL
+        self.die = 0
+        self._reset_round()
+
+    def _normal_claimed(self) -> int:
+        claimed = 0
+        for c in self.claims:
+            claimed |= c
+        return claimed & NORMAL
+
+    def _check_bonuses(self) -> None:
+        g = self.game
+        B = g.B
+        values = self.values
+        ac_open = not any(c & AC for c in self.claims)
+        bd_open = not any(c & BD for c in self.claims)
+        for p in range(g.num_players):
+            c = self.claims[p]
+            m = self.marked[p]
+            off = p * B
+            if not c & BASE and g.base_mask & ~m == 0:
+                c |= BASE
+            if not c & AXIS and g.axis_mask & ~m == 0:
+                c |= AXIS
+                self.bonus_pts[p] += AXIS_POINTS
+            if not c & FULL and self.numbered[p] == g.all_blocks:
+                c |= FULL
+                self.bonus_pts[p] += max(values[off + b] for b in g.external)
+            if ac_open and m & g.ac_mask == g.ac_mask:
+                c |= AC
+                self.bonus_pts[p] += abs(values[off + g.C] - values[off + g.A])
+            if bd_open and m & g.bd_mask == g.bd_mask:
+                c |= BD
+                self.bonus_pts[p] += abs(values[off + g.D] - values[off + g.Bk])
+            self.claims[p] = c
+
+    # ------------------------------------------------------------ explaining
+    def _explain_illegal(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            return f"chance outcome {action} is not a die roll (0..5 are rolls of 1..6)"
+        p = player
+        n = self.p_val[p]
+        kind = self.p_kind[p]
+        text = self._action_text(action, p)
+        if kind == K_DRAW:
+            done = len(self.p_trail[p])
+            if action >= g.write0:
+                return f"finish your trail first: {done} of {n} segments drawn, draw the next one"
+            return self._why_not_continue(p, action)
+        help_ = self.p_help[p]
+        if help_ != H_NONE and action >= g.pass_id:
+            return f"you already chose a help this round ({_HELP_NAMES[help_]}): now use it"
+        if help_ == H_SAME and not g.write0 <= action < g.mark0:
+            return "with the same-value help you must write a number"
+        if action < g.write0:
+            if self.drawn[p] >> action & 1:
+                return f"s{action} is drawn already: a segment is never drawn twice"
+            return f"no trail of exactly {n} undrawn segments can begin with s{action}"
+        if action < g.mark0:
+            return self._why_not_write(p, action - g.write0, n, help_ == H_SAME)
+        if action < g.pass_id:
+            return self._why_not_mark(p, action - g.mark0, n)
+        if action == g.pass_id:
+            return f"you can't pass: you can still use the {n} (a pass is only for when nothing is possible)"
+        used = self.helps[p]
+        if action == g.same_id:
+            if used & U_SAME:
+                return "you have already used the same-value help"
+            return f"no block could take a {n} equal to its support (or the sum of its two supports)"
+        if action < g.super0:
+            m = action - g.plus0 + 1
+            if used & U_PLUS and not self.claims[p] & BASE:
+                return "you have already used the plus/minus one help"
+            if m not in plus_minus(n):
+                a, b = plus_minus(n)
+                return f"plus/minus one turns a {n} into a {a} or a {b}, not a {m}"
+            return f"with a {m} you could do nothing ({text})"
+        m = action - g.super0 + 1
+        if used & U_SUPER:
+            return "you have already used the super-six help"
+        if self.die != DIE:
+            return f"super-six only changes a rolled 6, and the die shows {self.die}"
+        return f"with a {m} you could do nothing ({text})"
+
+    def _why_not_continue(self, p: int, s: int) -> str:
+        g = self.game
+        trail = self.p_trail[p]
+        n = self.p_val[p]
+        if self.drawn[p] >> s & 1:
+            return f"s{s} is drawn already: a segment is never drawn twice"
+        if self.p_mask[p] >> s & 1:
+            return f"s{s} is already in this trail"
+        ends = g.seg_ends[trail[0]] if len(trail) == 1 else (self.p_end[p],)
+        if not set(g.seg_ends[s]) & set(ends):
+            where = " or ".join(str(g.sheet.points[e]) for e in ends)
+            return f"s{s} does not continue your trail: the next segment must touch {where}"
+        return f"after s{s} your trail could not reach exactly {n} segments"
+
+    def _why_not_write(self, p: int, b: int, n: int, same: bool) -> str:
+        g = self.game
+        if self.numbered[p] >> b & 1:
+            return f"b{b} is numbered already"
+        o = g.outline_mask[b]
+        missing = [s for s in g.sheet.outline[b] if not self.drawn[p] & (1 << s)]
+        if self.drawn[p] & o != o:
+            return f"b{b}'s outline is not closed: " + ", ".join(f"s{s}" for s in missing) + " still dotted"
+        blank = [s for s in g.supports[b] if not self.numbered[p] >> s & 1]
+        if blank:
+            return f"b{b} rests on blank block(s) " + ", ".join(f"b{s}" for s in blank) + ": number them first"
+        t = sum(self.values[p * g.B + s] for s in g.supports[b])
+        what = "its support" if len(g.supports[b]) == 1 else "the sum of its two supports"
+        if same:
+            return f"with the same-value help the {n} must equal {what}, {t}"
+        return f"{n} is not lower than {what}, {t}"
+
+    def _why_not_mark(self, p: int, b: int, n: int) -> str:
+        g = self.game
+        if not self.numbered[p] >> b & 1:
+            return f"b{b} has no number yet"
+        if self.marked[p] >> b & 1:
+            return f"b{b} is marked already"
+        v = self.values[p * g.B + b]
+        if v != n:
+            return f"b{b} shows a {v}, not a {n}"
+        return f"base block b{b} can be marked only once its whole outline is drawn"
+
+    # ------------------------------------------------------------------ text
+    def _action_text(self, action: int, player: int) -> str:
+        g = self.game
+        if player == CHANCE:
+            return f"roll {action + 1}"
+        if action < g.write0:
+            return f"draw s{action}"
+        if action < g.mark0:
+            return f"write b{action - g.write0}"
+        if action < g.pass_id:
+            return f"mark b{action - g.mark0}"
+        if action == g.pass_id:
+            return "pass"
+        if action == g.same_id:
+            return "help same-value"
+        if action < g.super0:
+            return f"help plus-one {action - g.plus0 + 1}"
+        if action < g.num_actions:
+            return f"help super-six {action - g.super0 + 1}"
+        raise ParseActionError(f"{action} is not an action id of Kukulkán")
+
+    def _parse(self, text: str, player: int) -> int:
+        g = self.game
+        words = text.split()
+        if player == CHANCE:
+            if len(words) == 2 and words[0] == "roll" and words[1] in ("1", "2", "3", "4", "5", "6"):
+                return int(words[1]) - 1
+            raise ParseActionError(f"{text!r} is not a die roll (roll 1 .. roll 6)")
+        if words == ["pass"]:
+            return g.pass_id
+        if len(words) == 2 and words[0] == "draw":
+            return self._number(words[1], "s", g.S, "segment")
+        if len(words) == 2 and words[0] in ("write", "mark"):
+            b = self._block(words[1])
+            return (g.write0 if words[0] == "write" else g.mark0) + b
+        if words[:1] == ["help"]:
+            if words[1:] in (["same-value"], ["same", "value"]):
+                return g.same_id
+            if len(words) == 3 and words[1] in ("plus-one", "super-six") and words[2].isdigit():
+                m = int(words[2])
+                if words[1] == "plus-one":
+                    if not 1 <= m <= DIE:
+                        raise ParseActionError("plus/minus one gives a value from 1 to 6")
+                    return g.plus0 + m - 1
+                if not 1 <= m < DIE:
+                    raise ParseActionError("super-six turns the 6 into 1, 2, 3, 4 or 5")
+                return g.super0 + m - 1
+            raise ParseActionError(f"{text!r} is not a help (help same-value, help plus-one N, help super-six N)")
+        raise ParseActionError(
+            f"{text!r} is not a Kukulkán action (try: draw s12, write b7, mark b3, pass, "
+            "help plus-one 5, help super-six 3, help same-value)"
+        )
+
+    def _number(self, word: str, prefix: str, limit: int, what: str) -> int:
+        digits = word[1:] if word.startswith(prefix) else word
+        if not digits.isdigit() or not 0 <= int(digits) < limit:
+            raise ParseActionError(f"there is no {what} {word!r} ({what}s are {prefix}0 .. {prefix}{limit - 1})")
+        return int(digits)
+
+    def _block(self, word: str) -> int:
+        if word in ("a", "b", "c", "d"):
+            return self.game.sheet.label(word.upper())
+        return self._number(word, "b", self.game.B, "block")
+
+    # ----------------------------------------------------------------- state
+    def _copy(self) -> KukulkanState:
+        new = KukulkanState.__new__(KukulkanState)
+        new.game = self.game
+        new.phase = self.phase
+        new.die = self.die
+        new.round = self.round
+        new.end = self.end
+        new.drawn = self.drawn.copy()
+        new.values = self.values.copy()
+        new.numbered = self.numbered.copy()
+        new.marked = self.marked.copy()
+        new.helps = self.helps.copy()
+        new.claims = self.claims.copy()
+        new.bonus_pts = self.bonus_pts.copy()
+        new.p_help = self.p_help.copy()
+        new.p_val = self.p_val.copy()
+        new.p_kind = self.p_kind.copy()
+        new.p_target = self.p_target.copy()
+        new.p_trail = self.p_trail.copy()
+        new.p_mask = self.p_mask.copy()
+        new.p_end = self.p_end.copy()
+        new.p_done = self.p_done.copy()
+        new.to_move = self.to_move
+        new.lcache = self.lcache.copy()
+        new.last = self.last
+        return new
+
+    def resample(self, player: int | None, rng: random.Random) -> KukulkanState:
+        """A state consistent with ``player``'s view: the other players' pending choices redrawn.
+
+        A player whose choice is complete (the view says so) gets a random complete legal
+        choice; one still choosing gets an empty one. The history is rewritten to match:
+        up to this round's roll, then ``player``'s own decisions, then the new ones.
+        """
+        new = self._copy()
+        new.history = self.history.copy()
+        new._legal = None
+        if self.phase != CHOOSE:
+            return new
+        hist = self.history
+        i = len(hist) - 1
+        while i >= 0 and hist[i][0] != CHANCE:
+            i -= 1
+        history = hist[: i + 1] + [h for h in hist[i + 1 :] if h[0] == player]
+        for q in range(self.game.num_players):
+            if q == player:
+                continue
+            new._reset_player(q)
+            if self.p_done[q]:
+                while not new.p_done[q]:
+                    legal = new._legal_actions(q)
+                    a = legal[int(rng.random() * len(legal))]
+                    new._apply(a, q)
+                    history.append((q, a))
+        new.history = history
+        return new
+
+    def _pending_json(self, p: int, help_: int, val: int, kind: int, target: int, trail: tuple[int, ...]) -> dict:
+        return {
+            "help": _HELP_NAMES[help_],
+            "value": val or None,
+            "kind": _KIND_NAMES[kind],
+            "block": target if target >= 0 else None,
+            "trail": list(trail),
+        }
+
+    def _dump(self) -> dict[str, Any]:
+        g = self.game
+        B = g.B
+        players = []
+        for p in range(g.num_players):
+            players.append({
+                "drawn": [s for s in range(g.S) if self.drawn[p] >> s & 1],
+                "values": self.values[p * B : (p + 1) * B],
+                "marked": [b for b in range(B) if self.marked[p] >> b & 1],
+                "helps_used": [name for bit, name in _USED_NAMES if self.helps[p] & bit],
+                "bonuses": [name for bit, name in _BONUS_NAMES if self.claims[p] & bit],
+            })  # fmt: skip
+        pending = [
+            self._pending_json(p, self.p_help[p], self.p_val[p], self.p_kind[p], self.p_target[p], self.p_trail[p])
+            for p in range(g.num_players)
+        ]
+        last = None
+        if self.last is not None:
+            h, v, k, t, tr = self.last
+            last = [self._pending_json(p, h[p], v[p], k[p], t[p], tr[p]) for p in range(g.num_players)]
+        return {
+            "phase": _PHASES[self.phase],
+            "round": self.round,
+            "die": self.die or None,
+            "end": _END_NAMES[self.end],
+            "players": players,
+            "pending": pending,
+            "last_round": last,
+        }
+
+    def _load(self, data: Mapping[str, Any]) -> None:
+        g = self.game
+        n = g.num_players
+        B = g.B
+        if data["phase"] not in _PHASES:
+            raise RecordError(f"unknown phase {data['phase']!r}")
+        self.phase = _PHASES.index(data["phase"])
+        self.round = int(data["round"])
+        die = data["die"]
+        self.die = 0 if die is None else int(die)
+        if (self.phase == CHOOSE) != (1 <= self.die <= DIE) or self.round < 0:
+            raise RecordError("saved Kukulkán state: the die must show 1..6 exactly while players choose")
+        ends = {v: k for k, v in _END_NAMES.items()}
+        if data["end"] not in ends or (self.phase == OVER) != (data["end"] is not None):
+            raise RecordError(f"saved Kukulkán state: bad end reason {data['end']!r}")
+        self.end = ends[data["end"]]
+        players = check_sequence("players", data["players"], n)
+        self.values = []
+        self.drawn, self.numbered, self.marked, self.helps, self.claims = [], [], [], [], []
+        for p, pl in enumerate(players):
+            drawn = self._mask(pl["drawn"], g.S, "drawn segments")
+            values = check_sequence("values", pl["values"], B)
+            vals = [int(v) for v in values]
+            for b in range(B):
+                if g.printed[b] and vals[b] != g.printed[b]:
+                    raise RecordError(f"saved Kukulkán state: base block b{b} must show {g.printed[b]}")
+                if not 0 <= vals[b] <= DIE:
+                    raise RecordError(f"saved Kukulkán state: block b{b} has value {vals[b]}")
+            numbered = sum(1 << b for b in range(B) if vals[b])
+            for b in g.upper:
+                if numbered >> b & 1 and (
+                    drawn & g.outline_mask[b] != g.outline_mask[b] or any(not vals[s] for s in g.supports[b])
+                ):
+                    raise RecordError(f"saved Kukulkán state: player {p + 1}'s b{b} is numbered before its time")
+            marked = self._mask(pl["marked"], B, "marked blocks")
+            if marked & ~numbered:
+                raise RecordError(f"saved Kukulkán state: player {p + 1} marked a blank block")
+            for b in g.base_blocks:
+                if marked >> b & 1 and drawn & g.outline_mask[b] != g.outline_mask[b]:
+                    raise RecordError(f"saved Kukulkán state: player {p + 1} marked base block b{b} before closing it")
+            helps = self._names(pl["helps_used"], _USED_NAMES, "helps")
+            claims = self._names(pl["bonuses"], _BONUS_NAMES, "bonuses")
+            self.values.extend(vals)
+            self.drawn.append(drawn)
+            self.numbered.append(numbered)
+            self.marked.append(marked)
+            self.helps.append(helps)
+            self.claims.append(claims)
+        self.bonus_pts = [self._bonus_points(p) for p in range(n)]
+        self._reset_round()
+        pending = check_sequence("pending", data["pending"], n)
+        for p, pd in enumerate(pending):
+            self._load_pending(p, pd)
+        if self.phase == CHOOSE:
+            self.to_move = tuple(p for p in range(n) if not self.p_done[p])
+            if not self.to_move:
+                raise RecordError("saved Kukulkán state: every choice is complete but the round is not resolved")
+        elif any(self.p_kind[p] != K_NONE or self.p_help[p] != H_NONE for p in range(n)):
+            raise RecordError("saved Kukulkán state: a choice is pending outside a round")
+        last = data["last_round"]
+        if last is None:
+            self.last = None
+        else:
+            keep = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail, self.p_mask,
+                    self.p_end, self.p_done)  # fmt: skip
+            self._reset_round()
+            for p, pd in enumerate(check_sequence("last_round", last, n)):
+                self._load_pending(p, pd, check=False)
+            self.last = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail)
+            (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail, self.p_mask,
+             self.p_end, self.p_done) = keep  # fmt: skip
+        self.lcache = [None] * n
+
+    def _load_pending(self, p: int, pd: Mapping[str, Any], check: bool = True) -> None:
+        g = self.game
+        helps = {name: i for i, name in enumerate(_HELP_NAMES)}
+        kinds = {name: i for i, name in enumerate(_KIND_NAMES)}
+        if pd["help"] not in helps or pd["kind"] not in kinds:
+            raise RecordError(f"saved Kukulkán state: bad pending choice of player {p + 1}")
+        self.p_help[p] = helps[pd["help"]]
+        self.p_kind[p] = kinds[pd["kind"]]
+        self.p_val[p] = 0 if pd["value"] is None else int(pd["value"])
+        self.p_target[p] = -1 if pd["block"] is None else int(pd["block"])
+        trail = tuple(int(s) for s in check_sequence("trail", pd["trail"]))
+        if not check:
+            self.p_trail[p] = trail
+            return
+        if self.phase == CHOOSE and not 1 <= self.p_val[p] <= DIE:
+            raise RecordError(f"saved Kukulkán state: player {p + 1} is choosing without a value")
+        if self.p_kind[p] in (K_WRITE, K_MARK) and not 0 <= self.p_target[p] < g.B:
+            raise RecordError(f"saved Kukulkán state: player {p + 1}'s choice names no block")
+        if (self.p_kind[p] == K_DRAW) != bool(trail) or len(trail) > self.p_val[p]:
+            raise RecordError(f"saved Kukulkán state: player {p + 1}'s trail does not match the choice")
+        # replay the trail to check it and find its end
+        self.p_trail[p] = ()
+        self.p_kind[p] = K_NONE
+        for s in trail:
+            if not 0 <= s < g.S or (
+                s not in self._continuations(p)
+                if self.p_trail[p]
+                else s not in g.first_segments(self.drawn[p], self.p_val[p])
+            ):
+                raise RecordError(f"saved Kukulkán state: player {p + 1}'s trail is not a trail at s{s}")
+            if self.drawn[p] >> s & 1:
+                raise RecordError(f"saved Kukulkán state: player {p + 1}'s trail redraws s{s}")
+            # like _apply, without completing
+            a, b = g.seg_ends[s]
+            if self.p_trail[p]:
+                if len(self.p_trail[p]) == 1:
+                    x, y = g.seg_ends[self.p_trail[p][0]]
+                    joint = x if x in (a, b) else y
+                else:
+                    joint = self.p_end[p]
+                self.p_end[p] = b if a == joint else a
+            self.p_trail[p] = (*self.p_trail[p], s)
+            self.p_mask[p] |= 1 << s
+            self.p_kind[p] = K_DRAW
+        kind = self.p_kind[p] = kinds[pd["kind"]]
+        self.p_done[p] = kind in (K_WRITE, K_MARK, K_PASS) or (kind == K_DRAW and len(trail) == self.p_val[p])
+
+    def _mask(self, items: object, limit: int, what: str) -> int:
+        seq = check_sequence(what, items)
+        mask = 0
+        for x in seq:
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < limit or mask >> x & 1:
+                raise RecordError(f"saved Kukulkán state: bad entry {x!r} in {what}")
+            mask |= 1 << x
+        return mask
+
+    def _names(self, items: object, table: tuple[tuple[int, str], ...], what: str) -> int:
+        known = dict((name, bit) for bit, name in table)
+        mask = 0
+        for x in check_sequence(what, items):
+            if x not in known:
+                raise RecordError(f"saved Kukulkán state: unknown {what} entry {x!r}")
+            mask |= known[x]
+        return mask
+
+    def _bonus_points(self, p: int) -> int:
+        g = self.game
+        c = self.claims[p]
+        v = self.values[p * g.B : (p + 1) * g.B]
+        m = self.marked[p]
+        conditions = (
+            (BASE, g.base_mask & ~m == 0),
+            (AXIS, g.axis_mask & ~m == 0),
+            (FULL, self.numbered[p] == g.all_blocks),
+            (AC, m & g.ac_mask == g.ac_mask),
+            (BD, m & g.bd_mask == g.bd_mask),
+        )
+        for bit, ok in conditions:
+            if c & bit and not ok:
+                raise RecordError(f"saved Kukulkán state: player {p + 1} claims a bonus not earned")
+        pts = 0
+        if c & AXIS:
+            pts += AXIS_POINTS
+        if c & FULL:
+            pts += max(v[b] for b in g.external)
+        if c & AC:
+            pts += abs(v[g.C] - v[g.A])
+        if c & BD:
+            pts += abs(v[g.D] - v[g.Bk])
+        return pts
+
+    # ------------------------------------------------------------------ view
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` sees (``None``: a spectator).
+
+        Every sheet is public (players can look at each other's pyramids and bonuses
+        are announced). Hidden: the other players' choices this round, until all are
+        in; only whether each player's choice is complete is shown.
+        """
+        g = self.game
+        B = g.B
+        sheets = []
+        for p in range(g.num_players):
+            sheets.append({
+                "drawn": [s for s in range(g.S) if self.drawn[p] >> s & 1],
+                "values": [v or None for v in self.values[p * B : (p + 1) * B]],
+                "marked": [b for b in range(B) if self.marked[p] >> b & 1],
+                "helps_used": [name for bit, name in _USED_NAMES if self.helps[p] & bit],
+                "permanent_plus_minus": bool(self.claims[p] & BASE),
+                "bonuses": [name for bit, name in _BONUS_NAMES if self.claims[p] & bit],
+                "bonus_points": self.bonus_pts[p],
+                "marked_count": self.marked[p].bit_count(),
+                "score": self.score(p),
+            })  # fmt: skip
+        choice = None
+        if player is not None and 0 <= player < g.num_players and self.phase == CHOOSE:
+            p = player
+            choice = self._pending_json(p, self.p_help[p], self.p_val[p], self.p_kind[p], self.p_target[p],
+                                        self.p_trail[p])  # fmt: skip
+            choice["complete"] = self.p_done[p]
+        last = None
+        if self.last is not None:
+            h, v, k, t, tr = self.last
+            last = [self._pending_json(p, h[p], v[p], k[p], t[p], tr[p]) for p in range(g.num_players)]
+        claimed = [[p for p in range(g.num_players) if self.claims[p] & bit] for bit, _ in _BONUS_NAMES]
+        out: dict[str, Any] = {
+            "game": "kukulkan",
+            "player": player,
+            "players": g.num_players,
+            "phase": _PHASES[self.phase],
+            "round": self.round,
+            "die": self.die or None,
+            "sheet": g.sheet.to_json(),
+            "sheets": sheets,
+            "chosen": list(self.p_done) if self.phase == CHOOSE else [False] * g.num_players,
+            "to_move": list(self.to_move),
+            "choice": choice,
+            "last_round": last,
+            "claimed_by": {name: who for (_, name), who in zip(_BONUS_NAMES, claimed, strict=True)},
+        }
+        if self.phase == OVER:
+            out["end"] = _END_NAMES[self.end]
+            out["scores"] = list(self._scores())
+            out["ranks"] = list(self.outcome().ranks)
+        return out
+
+    # --------------------------------------------------------------- scoring
+    def score(self, player: int) -> int:
+        """Points so far: 1 per marked numbered block plus bonuses."""
+        return self.marked[player].bit_count() + self.bonus_pts[player]
+
+    def _scores(self) -> tuple[float, ...]:
+        return tuple(float(self.score(p)) for p in range(self.game.num_players))
+
+    def _rank_keys(self) -> list[tuple[float, ...]]:
+        return [(float(self.score(p)), float(self.marked[p].bit_count())) for p in range(self.game.num_players)]
