@@ -113,3 +113,12 @@ def test_rejected_record_step_is_named() -> None:
     record["actions"][30][2] = "x"
     with pytest.raises(RecordError, match="step 31"):
         GameRecord.from_json(record).replay()
+
+
+def test_a_copy_never_carries_the_cached_legal_actions() -> None:
+    match = Match(make_game("kuhnah", 2), seed=1)
+    match.resolve_chance()
+    state = match.state
+    state.legal_actions()
+    assert state.clone()._legal is None
+    assert state.resample(1, __import__("random").Random(0))._legal is None

@@ -344,10 +344,14 @@ class State(ABC):
         return action
 
     def clone(self) -> State:
-        """An independent copy (cheap: no deepcopy)."""
+        """An independent copy (cheap: no deepcopy).
+
+        The cached legal actions are not carried over: a copy may be changed by
+        ``resample`` before use, and a stale list would leak the true state.
+        """
         other = self._copy()
         other.history = self.history.copy()
-        other._legal = self._legal
+        other._legal = None
         return other
 
     def scores(self) -> tuple[float, ...]:
