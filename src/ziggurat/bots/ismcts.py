@@ -48,6 +48,7 @@ from ziggurat.core.registry import register_bot
 
 PLAYOUTS = ("random", "heuristic")
 REWARDS = ("mixed", "returns", "margin")
+SIM_EXPLORE = 0.1  # share of uniformly random picks at simultaneous nodes
 
 
 class _Node:
@@ -276,6 +277,10 @@ class ISMCTSBot(Bot):
                     if untried:
                         a = untried[int(rng.random() * len(untried))]
                         table[a] = [0, 0.0, 1]
+                    elif rng.random() < SIM_EXPLORE:
+                        # some uniform exploration: with identical statistics, deterministic UCB would
+                        # keep symmetric players in lockstep for ever (always tying, learning nothing)
+                        a = legal[int(rng.random() * len(legal))]
                     else:
                         a, best_value = legal[0], -math.inf
                         for b in legal:

@@ -1,0 +1,67 @@
+"""The ``arena`` and ``simulate`` commands, and their errors (exit code 2)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ziggurat.cli.main import app
+
+runner = CliRunner()
+
+
+def test_simulate_writes_csv_plots_and_report(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "kuhnah", "--players", "2", "--bots", "random,greedy", "--games", "12", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--jobs", "1", "--out", str(out), "--compare-variants"])
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output and "jade-wild" in result.output
+    for name in ("games.csv", "report.html", "seat_win_rates.png", "summary.json"):
+        assert (out / name).exists()
+    rows = list(csv.DictReader((out / "games.csv").open()))
+    assert len(rows) == 24 and rows[0]["p1_bot"] == "random"
+    out2 = tmp_path / "run2"
+    again = runner.invoke(app, [*args, "--jobs", "2", "--out", str(out2), "--compare-variants"])
+    assert again.exit_code == 0, again.output
+    assert (out / "games.csv").read_bytes() == (out2 / "games.csv").read_bytes()
+
+
+def test_arena_prints_rates_and_ratings(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["arena", "kuhnah", "--bots", "ismcts,greedy,random", "--games", "2", "--jobs", "1",
+         "--bot-option", "ismcts.iterations=20", "--csv", str(tmp_path / "a.csv")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for word in ("ismcts", "greedy", "random", "rating", "Head to head", "%"):
+        assert word in result.output
+    assert len((tmp_path / "a.csv").read_text().splitlines()) == 7
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["arena", "kuhnah", "--bots", "greedy,nobot"], "no bot called 'nobot'"),
+        (["arena", "chess"], "no game called 'chess'"),
+        (["arena", "kuhnah", "--games", "0"], "--games"),
+        (["arena", "kuhnah", "--bots", "greedy,greedy"], "two different bots"),
+        (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "ismcts.depth=3"], "depth"),
+        (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "ismcts.seconds=soon"], "seconds"),
+        (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "seconds=1"], "BOT.NAME=VALUE"),
+        (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "greedy.x=1"], "not playing"),
+        (["simulate", "kuhnah", "--games", "-5"], "--games"),
+        (["simulate", "kuhnah", "--games", "many"], "--games"),
+        (["simulate", "kuhnah", "--bots", "nobot"], "no bot called"),
+        (["simulate", "kuhnah", "--players", "9"], "2 to 6 players"),
+        (["simulate", "kuhnah", "--variant", "nope"], "no option"),
+        (["simulate", "kuhnah", "--backend", "spark"], "unknown backend"),
+        (["simulate", "kuhnah", "--jobs", "0"], "--jobs"),
+    ],
+)
+def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
