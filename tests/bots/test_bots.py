@@ -8,7 +8,7 @@ from tests.bots.toy import ToyGame
 from ziggurat.bots.greedy import lookahead
 from ziggurat.bots.ismcts import ISMCTSBot
 from ziggurat.core import SIMULTANEOUS, Match, bot_names, game_ids, get_game, make_bot, make_game, seeded_rng
-from ziggurat.games.kuhnah.rules import BASE_LEFT, BASE_RIGHT, OVER, PLACE, TAKE, KuhNahState, _key
+from ziggurat.games.kuhnah.rules import BASE_LEFT, BASE_RIGHT, OVER, PLACE, TAKE, KuhNahGame, KuhNahState, _key
 
 
 def test_bots_are_registered() -> None:
@@ -69,6 +69,7 @@ def test_ismcts_rejects_bad_options() -> None:
 def _last_turn() -> KuhNahState:
     """Player 1 (no jade) must take; only the 6 placed over the 30 and the 29 beats player 2's 20."""
     g = make_game("kuhnah", 2)
+    assert isinstance(g, KuhNahGame)
     s = g.new_initial_state()
     idx = g.cards.index
     assert isinstance(s, KuhNahState)

@@ -5,7 +5,7 @@
 (0.502, 0.691)
 >>> r = bradley_terry(["a", "b"], {("a", "b"): 75.0, ("b", "a"): 25.0})
 >>> round(r["a"] - r["b"])
-191
+189
 """
 
 from __future__ import annotations
