@@ -240,15 +240,15 @@ def test_a_free_a_camp_card_with_no_cube_on_the_board_ignores_the_icon() -> None
 
 def test_an_offering_takes_two_workers_pays_and_sacrifices_to_the_reserve() -> None:
     state = started(2, offers=("o1", "o7"))
-    give(state, 0, maize=6, skins=2, masks=1)
+    give(state, 0, maize=6, skins=2, masks=2)
     state.apply_text("place pyramid")
     assert state.phase == OFFER and texts(state) == ["offer o1", "offer o7"]
-    state.apply_text("offer o7")  # 3 maize + 2 skins + 1 mask, sacrifice 1: 10 points
+    state.apply_text("offer o7")  # 3 maize + 2 skins + 2 masks, sacrifice 1: 13 points
     assert state.res[0:3] == [3, 0, 0]
     assert state.hand[0] == 0 and state.workers[0] == 1 and state.sacrificed[0] == 1
     assert state.reserve[0] == 2, "the sacrificed worker lies on the pyramid until night"
     assert state.made[0] == [6] and state.offers == [0]
-    assert state.score_parts(0)["offerings"] == 10
+    assert state.score_parts(0)["offerings"] == 13
     state.apply_text("explore 2")
     state.apply_text("explore 3")
     while state.current_player() == CHANCE:
@@ -258,11 +258,11 @@ def test_an_offering_takes_two_workers_pays_and_sacrifices_to_the_reserve() -> N
 
 def test_the_pyramid_needs_two_workers_and_an_offering_you_can_pay() -> None:
     state = started(2)
-    give(state, 0, maize=5)
+    give(state, 0, maize=6, skins=1)
     assert "place pyramid" not in texts(state)
     with pytest.raises(IllegalActionError, match="can't pay"):
         state.apply_text("place pyramid")
-    give(state, 0, maize=6)
+    give(state, 0, maize=6, skins=2)
     assert "place pyramid" in texts(state)
     state.hand[0] = 1
     state._legal = None
@@ -272,8 +272,8 @@ def test_the_pyramid_needs_two_workers_and_an_offering_you_can_pay() -> None:
 
 def test_the_pyramid_has_no_player_limit() -> None:
     state = started(2)
-    give(state, 0, maize=6)
-    give(state, 1, skins=4)
+    give(state, 0, maize=6, skins=2)
+    give(state, 1, skins=4, masks=1)
     state.apply_text("place pyramid")
     state.apply_text("offer o1")
     state.apply_text("place pyramid")
@@ -391,7 +391,7 @@ def test_the_round_of_a_second_offering_is_played_out_then_scored_without_night(
     state.first_offer[0] = 0
     state.offer_count = 1
     state.offer_deck.remove(5)
-    give(state, 0, maize=6)
+    give(state, 0, maize=6, skins=2)
     state.apply_text("place pyramid")
     state.apply_text("offer o1")
     assert state.end_triggered and state.current_player() == 1, "the round goes on"
@@ -410,13 +410,13 @@ def test_max_rounds_safeguard_ends_the_game() -> None:
 def test_scores_count_offerings_cards_tokens_and_storage_rounded_down() -> None:
     state = started(2)
     give(state, 0, maize=8, skins=5, masks=3)
-    state.made[0] = [0]  # o1: 5 points
+    state.made[0] = [0]  # o1: 8 points
     state.bought[0] = [0]  # m1: 2 points at the end
     state.tokens[0] = 4
     parts = state.score_parts(0)
-    assert parts == {"offerings": 5, "cards": 2, "tokens": 4, "storage": 2 + 2 + 3}
+    assert parts == {"offerings": 8, "cards": 2, "tokens": 4, "storage": 2 + 2 + 3}
     state.phase = OVER
-    assert state.scores()[0] == 5 + 2 + 4 + 7
+    assert state.scores()[0] == 8 + 2 + 4 + 7
 
 
 def test_resources_beyond_the_family_limit_are_lost_when_gained() -> None:
@@ -464,7 +464,7 @@ def test_tie_break_then_the_first_to_make_an_offering() -> None:
     state.first_offer = [1, 0, -1]
     state.tokens[2] = 0
     state.bought[2] = [14]  # m15: no end points; nobody else has any
-    assert state.scores() == (5.0, 5.0, 0.0)
+    assert state.scores() == (8.0, 8.0, 0.0)
     assert state.outcome().ranks == (2, 1, 3)
     state.made = [[], [], []]
     state.first_offer = [-1, -1, -1]

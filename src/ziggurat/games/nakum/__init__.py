@@ -1,6 +1,8 @@
 """Nakum (Carlos Viedma): worker placement around a Maya pyramid."""
 
 from ziggurat.core.registry import GameEntry
+from ziggurat.games.nakum.encode import tensor, tensor_size
+from ziggurat.games.nakum.heuristic import heuristic
 from ziggurat.games.nakum.render import render
 from ziggurat.games.nakum.rules import SPEC, NakumGame, NakumState
 
@@ -42,6 +44,13 @@ Texts   place maizal basic 1, place cazador camp, camp cazador 2, explore 3,
         place start, place grow, free maizal 1, reveal 2, pass
 """
 
-ENTRY = GameEntry(game_class=NakumGame, rules=RULES, render=render)
+ENTRY = GameEntry(
+    game_class=NakumGame,
+    rules=RULES,
+    render=render,
+    heuristic=heuristic,
+    tensor=tensor,
+    tensor_size=tensor_size,
+)
 
 __all__ = ["ENTRY", "SPEC", "NakumGame", "NakumState"]

@@ -153,6 +153,25 @@ class NakumGame(Game):
         self.cap = cap
         self.num_spaces = len(cap)
         self.camp_effects = [[_eff(e) for e in tile.camp] for tile in c.tiles]
+
+        def need(e: tuple[int, ...]) -> tuple[int, int, int, int]:
+            kind = 1 if any(e[:3]) else 0
+            if e[7] == MARKET_ACTION:
+                kind = 2
+            elif e[7] == HERITAGE_ACTION:
+                kind = 3
+            return (kind, e[0], e[1], e[2])
+
+        # per tile: (basic spaces with what they need, camp space, camp options with what they need, full mask)
+        self.tile_needs = [
+            (
+                [(s, *need(self.basic_effect[s])) for s in self.tile_basics[t]],
+                nb + t,
+                [(k, *need(e)) for k, e in enumerate(self.camp_effects[t])],
+                (1 << len(tile.camp)) - 1,
+            )
+            for t, tile in enumerate(c.tiles)
+        ]
         self.camp_full = [(1 << len(tile.camp)) - 1 for tile in c.tiles]
         self.market_cost = [m.effect.cost for m in c.market]
         self.market_effect = [_eff(m.effect) for m in c.market]
@@ -428,6 +447,17 @@ class NakumState(State):
             return bool(self.hands[p])
         return True
 
+    def _market_ok(self, p: int) -> int:
+        res = self.res
+        b = 3 * p
+        m0, m1, m2 = res[b], res[b + 1], res[b + 2]
+        costs = self.game.market_cost
+        for c in self.market:
+            m = costs[c]
+            if m0 >= m[0] and m1 >= m[1] and m2 >= m[2]:
+                return 1
+        return 0
+
     def _space_open(self, space: int, bit: int) -> bool:
         o = self.occ[space]
         return not o or (self.game.cap[space] == 2 and not o & bit and _POP[o] < 2)
@@ -439,26 +469,48 @@ class NakumState(State):
         bit = 1 << p
         acts: list[int] = []
         camps: list[int] = []
-        a_basic = g.A_BASIC
-        basic_effect = g.basic_effect
-        for t in range(NUM_TILES):
-            if self.tile_pos[t] < 0:
+        res = self.res
+        m0, m1, m2 = res[3 * p], res[3 * p + 1], res[3 * p + 2]
+        market_ok = -1  # whether some market card is affordable, computed once when needed
+        tile_pos = self.tile_pos
+        cubes = self.cubes
+        for t, (basics, camp_space, options, full) in enumerate(g.tile_needs):
+            if tile_pos[t] < 0:
                 continue
             active = False
-            for s in g.tile_basics[t]:
+            for s, kind, c0, c1, c2 in basics:
                 o = occ[s]
                 if o:
                     active = True
                     if cap[s] == 1 or o & bit or _POP[o] >= 2:
                         continue
-                if self._can(basic_effect[s], p):
-                    acts.append(a_basic + s)
-            if active and self.cubes[t] != g.camp_full[t]:
-                space = g.camp_space[t]
-                if self._space_open(space, bit):
-                    covered = self.cubes[t]
-                    for k, e in enumerate(g.camp_effects[t]):
-                        if not covered >> k & 1 and self._can(e, p):
+                if kind == 0:
+                    acts.append(s + 1)
+                elif kind == 1:
+                    if m0 >= c0 and m1 >= c1 and m2 >= c2:
+                        acts.append(s + 1)
+                elif kind == 2:
+                    if market_ok < 0:
+                        market_ok = self._market_ok(p)
+                    if market_ok:
+                        acts.append(s + 1)
+                elif self.hands[p]:
+                    acts.append(s + 1)
+            covered = cubes[t]
+            if active and covered != full:
+                o = occ[camp_space]
+                if o and (cap[camp_space] == 1 or o & bit or _POP[o] >= 2):
+                    continue
+                for k, kind, c0, c1, c2 in options:
+                    if covered >> k & 1:
+                        continue
+                    if kind == 0 or (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and self.hands[p]):
+                        camps.append(g.A_CAMP + t)
+                        break
+                    if kind == 2:
+                        if market_ok < 0:
+                            market_ok = self._market_ok(p)
+                        if market_ok:
                             camps.append(g.A_CAMP + t)
                             break
         acts += camps

@@ -1,0 +1,144 @@
+"""A fixed-length numeric encoding of a Nakum view (for learning and OpenSpiel observation tensors).
+
+Built from the view only, so it carries exactly what the viewing player may see.
+Layout (``P`` = 4 player slots, always, unused ones zero; ``T`` = 8 tiles):
+
+* phase one-hot (11), round / max rounds, viewer one-hot (P), to-move one-hot (P),
+  start player one-hot (P), end triggered;
+* per position: face down, explorer one-hot (P), tile one-hot (T);
+* per tile: basic space workers (2 x P), camp workers (P), camp active, covered options (3);
+* pyramid workers (P), Pituk workers (P) and favours used (2), start space (P), grow space (P);
+* market, offerings: one flag per card of each deck; deck sizes;
+* per player: maize, skins, masks (over their limits), points, workers, in hand, reserve,
+  sacrificed, heritage cards in hand, offerings made (flags), market cards bought (flags),
+  heritage cards played (flags);
+* the viewer's own heritage hand (flags).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ziggurat.core.game import Game
+from ziggurat.games.nakum.content import MAX_BASICS, MAX_OPTIONS, NUM_TILES
+from ziggurat.games.nakum.rules import PHASE_NAMES, NakumGame
+
+P = 4
+
+
+def tensor_size(game: Game) -> int:
+    """Length of :func:`tensor` for ``game``."""
+    assert isinstance(game, NakumGame)
+    c = game.content
+    nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
+    head = len(PHASE_NAMES) + 1 + 3 * P + 1
+    positions = NUM_TILES * (1 + P + NUM_TILES)
+    tiles = NUM_TILES * (MAX_BASICS * P + P + 1 + MAX_OPTIONS)
+    center = P + P + 2 + P + P
+    cards = nm + no + 2
+    per_player = P * (9 + no + nm + nh)
+    return head + positions + tiles + center + cards + per_player + nh
+
+
+def _one_hot(index: int | None, size: int) -> list[float]:
+    out = [0.0] * size
+    if index is not None and 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+def _mask(players: list[int]) -> list[float]:
+    out = [0.0] * P
+    for p in players:
+        out[p] = 1.0
+    return out
+
+
+def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
+    """Encode ``view`` (see the module docstring for the layout)."""
+    assert isinstance(game, NakumGame)
+    c = game.content
+    market_index = {m.id: i for i, m in enumerate(c.market)}
+    offer_index = {o.id: i for i, o in enumerate(c.offerings)}
+    heritage_index = {h.id: i for i, h in enumerate(c.heritage)}
+    tile_index = game.tile_index
+    out: list[float] = []
+    out += _one_hot(PHASE_NAMES.index(view["phase"]), len(PHASE_NAMES))
+    out.append(view["round"] / max(1, view["max_rounds"]))
+    out += _one_hot(view["player"], P)
+    to_move = view["to_move"]
+    out += _mask(to_move) if isinstance(to_move, list) else _one_hot(to_move, P)
+    out += _one_hot(view["start_player"], P)
+    out.append(1.0 if view["end_triggered"] else 0.0)
+    by_tile: dict[int, Mapping[str, Any]] = {}
+    for tile in view["tiles"]:
+        out.append(1.0 if tile["tile"] is None else 0.0)
+        out += _one_hot(tile.get("explorer"), P) if tile["tile"] is None else [0.0] * P
+        t = tile_index[tile["tile"]] if tile["tile"] is not None else None
+        out += _one_hot(t, NUM_TILES)
+        if t is not None:
+            by_tile[t] = tile
+    for t in range(NUM_TILES):
+        tile = by_tile.get(t)
+        if tile is None:
+            out += [0.0] * (MAX_BASICS * P + P + 1 + MAX_OPTIONS)
+            continue
+        for j in range(MAX_BASICS):
+            out += _mask(tile["basics"][j]["workers"]) if j < len(tile["basics"]) else [0.0] * P
+        camp = tile["camp"]
+        out += _mask(camp["workers"])
+        out.append(1.0 if camp["active"] else 0.0)
+        covered = [1.0 if o["covered"] else 0.0 for o in camp["options"]]
+        out += covered + [0.0] * (MAX_OPTIONS - len(covered))
+    pyramid = list(view["pyramid"]) + [0] * (P - len(view["pyramid"]))
+    out += [w / 4 for w in pyramid]
+    out += _mask(view["pituk"]["workers"])
+    out += [1.0 if u else 0.0 for u in view["pituk"]["used"]]
+    out += _mask(view["start_space"])
+    out += _mask(view["grow_space"])
+    market = [0.0] * len(c.market)
+    for m in view["market"]:
+        market[market_index[m["id"]]] = 1.0
+    offers = [0.0] * len(c.offerings)
+    for o in view["offerings"]:
+        offers[offer_index[o["id"]]] = 1.0
+    out += market + offers
+    out += [view["market_deck"] / max(1, len(c.market)), view["offering_deck"] / max(1, len(c.offerings))]
+    limits = view["limits"]
+    infos = list(view["players_info"])
+    for p in range(P):
+        if p >= len(infos):
+            out += [0.0] * (9 + len(c.offerings) + len(c.market) + len(c.heritage))
+            continue
+        info = infos[p]
+        out += [
+            info["maize"] / limits["maize"],
+            info["skins"] / limits["skins"],
+            info["masks"] / limits["masks"],
+            info["points"] / 30,
+            info["workers"] / 4,
+            info["in_hand"] / 4,
+            info["reserve"] / 4,
+            info["sacrificed"] / 4,
+            info["heritage_in_hand"] / 3,
+        ]
+        flags = [0.0] * len(c.offerings)
+        for x in info["offerings"]:
+            flags[offer_index[x]] = 1.0
+        out += flags
+        flags = [0.0] * len(c.market)
+        for x in info["market_cards"]:
+            flags[market_index[x]] = 1.0
+        out += flags
+        flags = [0.0] * len(c.heritage)
+        for x in info["heritage_played"]:
+            flags[heritage_index[x]] = 1.0
+        out += flags
+    hand = [0.0] * len(c.heritage)
+    viewer = view["player"]
+    if viewer is not None:
+        for h in infos[viewer].get("heritage_hand", []):
+            hand[heritage_index[h["id"]]] = 1.0
+    out += hand
+    return out
