@@ -153,3 +153,41 @@ def test_observations_come_from_the_view(case: tuple[str, int]) -> None:
         assert json.loads(state.observation_string(p)) == json.loads(json.dumps(zstate.view(p)))
         assert len(state.observation_tensor(p)) == game.observation_tensor_size()
         assert len(state.information_state_tensor(p)) == game.information_state_tensor_size()
+
+
+SIMULTANEOUS_CASES = [(g, n) for g, n in CASES if get_game(g).game_class.spec.has_simultaneous_moves and n >= 2]
+
+
+@pytest.mark.parametrize("case", SIMULTANEOUS_CASES, ids=case_id)
+def test_simultaneous_choices_stay_hidden_until_all_are_in(case: tuple[str, int]) -> None:
+    """The turn-based presentation: a pending choice changes nothing the next player can see."""
+    gid, players = case
+    game = zo.load(gid, players)
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 3:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        zstate = state.zstate
+        if zstate.is_simultaneous_node() and len(zstate.players_to_move()) > 1 and not state._core.pending:
+            first = state.current_player()
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                a, b = state.clone(), state.clone()
+                a.apply_action(legal[0])
+                b.apply_action(legal[-1])
+                nxt = a.current_player()
+                assert nxt == b.current_player() != first
+                assert a.information_state_string(nxt) == b.information_state_string(nxt)
+                assert a.observation_tensor(nxt) == b.observation_tensor(nxt)
+                assert a.information_state_string(first) != b.information_state_string(first)
+                # a determinisation for the next player redraws the pending choice
+                sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+                seen = {str(a.resample_from_infostate(nxt, sampler)._core.pending) for _ in range(20)}
+                assert len(seen) > 1
+                checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 0, "no simultaneous decision with a real choice in a random game"
