@@ -3,7 +3,7 @@
 >>> from ziggurat.interop.gymnasium import ZigguratEnv
 >>> e = ZigguratEnv(game="kuhnah", players=2, seat=0, opponents=["random"])
 >>> obs, info = e.reset(seed=3)
->>> obs.shape == e.observation_space.shape and info["action_mask"].sum() > 0
+>>> obs.shape == e.observation_space.shape and bool(info["action_mask"].any())
 True
 
 * Observation: ``Box`` — the tensor of the seat's view (the game's ``tensor``
