@@ -191,3 +191,13 @@ def test_simultaneous_choices_stay_hidden_until_all_are_in(case: tuple[str, int]
                 checked += 1
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert checked > 0, "no simultaneous decision with a real choice in a random game"
+
+
+def test_games_and_states_pickle() -> None:
+    import pickle
+
+    game = zo.load("kuhnah", 3)
+    state = _play_to_decision(game, np.random.RandomState(0), 5)
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)

@@ -382,6 +382,7 @@ def register_all() -> list[str]:
         if gid not in _registered:
             spec = get_game(gid).game_class.spec
             cls = type(f"Spiel_{gid}", (ZigguratSpielGame,), {"game_id": gid, "__module__": __name__})
+            globals()[cls.__name__] = cls  # so pickle finds the class
             pyspiel.register_game(_game_type(spec), cls)
             _registered[gid] = cls
         names.append(name)
