@@ -94,7 +94,7 @@ class ZigguratAECEnv(AECEnv):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "ziggurat",
-        "is_parallelizable": True,
+        "is_parallelizable": False,  # turns are not one per agent per cycle; use parallel_env
     }
 
     def __init__(
