@@ -29,6 +29,7 @@ class Figures:
     by_offering: int = 0
     scores: list[list[float]] = field(default_factory=list)
     wins: Counter[str] = field(default_factory=Counter)
+    seat_wins: Counter[int] = field(default_factory=Counter)
     actions: Counter[str] = field(default_factory=Counter)
     placements: int = 0
 
@@ -79,6 +80,7 @@ def play(players: int, seats: list[str], seed: int, figures: Figures, options: d
     figures.scores.append(list(state.scores()))
     for p in state.outcome().winners:
         figures.wins[seats[p]] += 1
+        figures.seat_wins[p] += 1
 
 
 def report(players: int, seats: list[str], games: int, seed: int = 0) -> str:
@@ -100,7 +102,12 @@ def report(players: int, seats: list[str], games: int, seed: int = 0) -> str:
         f"  winning score: mean {statistics.mean(winners):.1f} (sd {statistics.pstdev(winners):.1f});"
         f" spread first-last: mean {statistics.mean(spreads):.1f}"
     )
-    lines.append("  wins: " + ", ".join(f"{k} {v}" for k, v in sorted(f.wins.items())))
+    if len(set(seats)) > 1:
+        lines.append("  wins: " + ", ".join(f"{k} {v}" for k, v in sorted(f.wins.items())))
+    else:
+        lines.append(
+            "  wins by seat (seat 1 starts): " + ", ".join(f"{p + 1}: {v}" for p, v in sorted(f.seat_wins.items()))
+        )
     if f.placements:
         top = sorted(f.actions.items(), key=lambda kv: -kv[1])
         lines.append(

@@ -19,7 +19,7 @@ SUB_DECISIONS = (CAMP, BUY, OFFER, PLAY, FAVOUR, FREE)
 WORKER_VALUE = 2.5  # a clan worker: about one point per action over the rounds left
 HAND_VALUE = 0.6  # a worker not yet placed this Day
 HERITAGE_VALUE = 1.2  # a heritage card in hand (worth ~1.5-2, but playing it takes a worker)
-START_VALUE = 0.4  # moving first next round
+START_VALUE = 1.5  # moving first next round
 CRIPPLED = 12.0  # fewer than two workers: no more offerings, and the clan can never grow again
 OFFER_WEIGHT = 0.5
 
