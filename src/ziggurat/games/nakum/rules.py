@@ -514,12 +514,11 @@ class NakumState(State):
                             camps.append(g.A_CAMP + t)
                             break
         acts += camps
-        layout = self.layout
-        explorer = self.explorer
-        base = g.A_EXPLORE
-        for pos in range(NUM_TILES):
-            if layout[pos] < 0 and explorer[pos] < 0:
-                acts.append(base + pos)
+        if self.revealed < NUM_TILES:
+            layout = self.layout
+            explorer = self.explorer
+            base = g.A_EXPLORE
+            acts += [base + pos for pos in range(NUM_TILES) if layout[pos] < 0 and explorer[pos] < 0]
         hand = self.hand[p]
         if hand >= 2:
             costs = g.offer_cost
