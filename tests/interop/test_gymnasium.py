@@ -79,3 +79,14 @@ def test_bad_arguments() -> None:
         zg.ZigguratEnv(game="kuhnah", players=2, seat=2)
     with pytest.raises(ValueError, match="illegal_action"):
         zg.ZigguratEnv(game="kuhnah", players=2, illegal_action="ignore")
+
+
+@pytest.mark.parametrize("bot", ["greedy", "ismcts"])
+def test_registry_bots_as_opponents(bot: str) -> None:
+    params = {"iterations": 5} if bot == "ismcts" else {}
+    env = zg.ZigguratEnv(game="kuhnah", players=3, seat=1, opponents=bot, bot_params=params)
+    _, info = env.reset(seed=2)
+    done = False
+    while not done:
+        _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+    assert -1.0 <= reward <= 1.0

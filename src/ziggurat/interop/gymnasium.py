@@ -18,7 +18,8 @@ True
   penalty mode.
 * Reward: the seat's return (in ``[-1, 1]``) when the game ends, 0 before.
 * Opponents: bot names from the registry (``"random"``, ``"greedy"``,
-  ``"ismcts"``...), one per other seat in seat order, or one name for all. Like
+  ``"ismcts"``...), one per other seat in seat order, or one name for all;
+  ``bot_params`` go to every opponent (``{"iterations": 50}`` for IS-MCTS). Like
   :class:`~ziggurat.core.match.Match`, a bot in a game with hidden information
   is handed a determinisation (``state.resample``), never the true state. At a
   simultaneous decision the bots choose on determinisations taken before the
@@ -60,6 +61,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         illegal_action: str = "raise",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        bot_params: Mapping[str, Any] | None = None,
     ):
         self.game: Game = make_game(game, players, options)
         n = self.game.num_players
@@ -78,6 +80,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.seat = seat
         self.opponent_names = list(opponents)
+        self.bot_params = dict(bot_params or {})
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -141,7 +144,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         self._chance = random.Random(f"{base}/chance")
         self._views = random.Random(f"{base}/determinise")
         seats = zip(self._seat_players(), self.opponent_names, strict=True)
-        self._bots = {p: make_bot(name, self.game, p, base) for p, name in seats}
+        self._bots = {p: make_bot(name, self.game, p, base, **self.bot_params) for p, name in seats}
         self.state = self.game.new_initial_state()
         self._done = False
         self._play_opponents()
