@@ -63,7 +63,7 @@ def test_ismcts_rejects_bad_options() -> None:
         with pytest.raises(ValueError):
             make_bot("ismcts", g, 0, 1, **bad)
     with pytest.raises(TypeError):
-        make_bot("ismcts", g, 0, 1, depth=3)
+        make_bot("ismcts", g, 0, 1, width=3)
 
 
 def _last_turn() -> KuhNahState:

@@ -48,7 +48,7 @@ def test_arena_prints_rates_and_ratings(tmp_path: Path) -> None:
         (["arena", "chess"], "no game called 'chess'"),
         (["arena", "kuhnah", "--games", "0"], "--games"),
         (["arena", "kuhnah", "--bots", "greedy,greedy"], "two different bots"),
-        (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "ismcts.depth=3"], "depth"),
+        (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "ismcts.width=3"], "width"),
         (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "ismcts.seconds=soon"], "seconds"),
         (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "seconds=1"], "BOT.NAME=VALUE"),
         (["arena", "kuhnah", "--bots", "ismcts,random", "--bot-option", "greedy.x=1"], "not playing"),

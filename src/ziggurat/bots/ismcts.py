@@ -44,18 +44,21 @@ from typing import Any
 
 from ziggurat.core.bot import Bot
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from ziggurat.core.outcome import ranks_from_keys, returns_from_ranks
 from ziggurat.core.registry import register_bot
 
 PLAYOUTS = ("random", "heuristic")
 REWARDS = ("mixed", "returns", "margin")
 SIM_EXPLORE = 0.1  # share of uniformly random picks at simultaneous nodes
+PRIOR_VISITS = 20.0  # the heuristic's bonus halves after this many visits of its action
 
 
 class _Node:
-    __slots__ = ("avail", "children", "sim", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "sim", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
+        self.prior = -2  # the heuristic's action here (-2: not asked yet, -1: none)
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -87,7 +90,10 @@ class ISMCTSBot(Bot):
     (``random`` or ``heuristic``: the game's greedy policy with probability
     1 - ``epsilon``), ``epsilon`` (0.2), ``reward`` (``mixed``, ``returns`` or
     ``margin``), ``reuse`` (keep the subtree between moves where sound, default
-    true). The same seed and an iteration budget give the same moves.
+    true), ``prior`` (progressive bias: a bonus, fading with visits, for the
+    heuristic's action at each tree node; 0 = off), ``depth`` (cut playouts after that many decisions and judge the
+    position by the game's scoring so far; default: play to the end). The same
+    seed and an iteration budget give the same moves.
     """
 
     name = "ismcts"
@@ -104,6 +110,8 @@ class ISMCTSBot(Bot):
         epsilon: float | str = 0.2,
         reward: str = "mixed",
         reuse: bool | str = True,
+        depth: int | str | None = None,
+        prior: float | str = 0.0,
         **params: Any,
     ):
         super().__init__(game, player, seed, **params)
@@ -113,6 +121,7 @@ class ISMCTSBot(Bot):
         self.seconds = None if seconds is None else _float("seconds", seconds, 0.0, 10**6)
         self.c = _float("c", c, 0.0, 100.0)
         self.epsilon = _float("epsilon", epsilon, 0.0, 1.0)
+        self.depth = None if depth in (None, "none", "") else int(_float("depth", depth, 1, 10**9))
         if playout not in PLAYOUTS:
             raise ValueError(f"ismcts option playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
         if reward not in REWARDS:
@@ -127,11 +136,13 @@ class ISMCTSBot(Bot):
         self.hidden = spec.has_hidden_information
         self.reuse = bool(reuse) and not spec.has_hidden_information and not spec.has_simultaneous_moves
         self.sign = -1.0 if spec.lower_score_wins else 1.0
+        self.prior = _float("prior", prior, 0.0, 100.0)
         self._heuristic = None
-        if playout == "heuristic":
+        if playout == "heuristic" or self.prior > 0:
             from ziggurat.bots.greedy import heuristic_for
 
             self._heuristic = heuristic_for(game)
+        self._playout_policy = self._heuristic if playout == "heuristic" else None
         self._margin_scale = 1.0
         self._margin_mean = 0.0
         self._margin_n = 0
@@ -217,6 +228,7 @@ class ISMCTSBot(Bot):
     def _iterate(self, root_state: State, root: _Node) -> None:
         rng = self.rng
         c = self.c
+        bias = self.prior
         log = math.log
         sqrt = math.sqrt
         det = root_state.resample(self.player, rng) if self.hidden else root_state.clone()
@@ -228,6 +240,9 @@ class ISMCTSBot(Bot):
             if cur >= 0:
                 legal = det.legal_actions()
                 children = node.children
+                prior = node.prior
+                if prior == -2:
+                    prior = node.prior = self._prior_action(det, cur, legal)
                 untried = []
                 best_child = None
                 best_action = -1
@@ -240,10 +255,15 @@ class ISMCTSBot(Bot):
                     child.avail += 1
                     if not untried:
                         value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                        if a == prior:
+                            value += bias / (1.0 + child.visits / PRIOR_VISITS)
                         if value > best_value:
                             best_value, best_child, best_action = value, child, a
                 if untried:
-                    a = untried[int(rng.random() * len(untried))]
+                    if prior in untried:
+                        a = prior
+                    else:
+                        a = untried[int(rng.random() * len(untried))]
                     child = _Node()
                     child.avail = 1
                     children[(a << 4) | cur] = child
@@ -315,12 +335,23 @@ class ISMCTSBot(Bot):
             e[0] += 1
             e[1] += reward[p]
 
+    def _prior_action(self, state: State, player: int, legal: list[int]) -> int:
+        h = self._heuristic
+        if self.prior <= 0 or h is None or len(legal) < 2:
+            return -1
+        a = h(state, player, self.rng)
+        return a if a in legal else -1
+
     def _playout(self, state: State) -> None:
         rng = self.rng
-        h = self._heuristic
+        h = self._playout_policy
         eps = self.epsilon
+        left = self.depth if self.depth is not None else -1
         while True:
             cur = state.current_player()
+            if left == 0 and cur != CHANCE:
+                return
+            left -= 1
             if cur >= 0:
                 legal = state.legal_actions()
                 if h is not None and rng.random() >= eps:
@@ -342,10 +373,17 @@ class ISMCTSBot(Bot):
     def _rewards(self, state: State) -> list[float]:
         """Per-player reward in [-1, 1] at a terminal state."""
         mode = self.reward
-        returns = state.returns()
+        if state.is_terminal():
+            returns = state.returns()
+            scores = state.scores()
+        else:  # a playout cut at ``depth``: judge the position by the game's own scoring so far
+            try:
+                scores = state._scores()
+                returns = list(returns_from_ranks(ranks_from_keys(state._rank_keys())))
+            except Exception:
+                return [0.0] * state.num_players
         if mode == "returns":
             return returns
-        scores = state.scores()
         sign = self.sign
         n = len(scores)
         if n == 1:
