@@ -67,6 +67,7 @@ AXIS_POINTS = 3
 END_BONUSES, END_ALL_PASSED = 1, 2
 _END_NAMES = {0: None, END_BONUSES: "the three normal bonuses were claimed", END_ALL_PASSED: "every player had to pass"}
 
+_ROLLS = tuple((k, 1.0 / DIE) for k in range(DIE))
 WITNESSES = 8  # precomputed six-segment trails tried before a search
 
 
@@ -166,6 +167,9 @@ class KukulkanGame(Game):
             balls.append(tuple(ring))
         self.ball = tuple(balls)
         self._first_cache: dict[int, tuple[int, ...]] = {}
+        self._closed_cache: dict[int, int] = {}
+        self.upper_mask = sum(1 << b for b in self.upper)
+        self.support_mask = tuple(sum(1 << x for x in sh.supports[b]) for b in range(B))
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
         self.max_progress = S + len(self.upper) + B
         self.max_rounds = self.num_players * self.max_progress + 1
@@ -275,6 +279,20 @@ class KukulkanGame(Game):
         self._first_cache[key] = result
         return result
 
+    def closed(self, drawn: int) -> int:
+        """Bit mask of the blocks whose whole outline is in ``drawn`` (cached)."""
+        hit = self._closed_cache.get(drawn)
+        if hit is not None:
+            return hit
+        mask = 0
+        for b, o in enumerate(self.outline_mask):
+            if drawn & o == o:
+                mask |= 1 << b
+        if len(self._closed_cache) > 300_000:
+            self._closed_cache.clear()
+        self._closed_cache[drawn] = mask
+        return mask
+
     def can_draw(self, drawn: int, n: int) -> bool:
         """True if some trail of exactly ``n`` undrawn segments exists."""
         key = drawn << 3 | n
@@ -373,7 +391,7 @@ class KukulkanState(State):
 
     # ---------------------------------------------------------------- chance
     def _chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(k, 1.0 / DIE) for k in range(DIE)]
+        return list(_ROLLS)
 
     def sample_chance(self, rng: random.Random) -> int:
         return int(rng.random() * DIE)
@@ -383,46 +401,41 @@ class KukulkanState(State):
         """(block, threshold) for every blank block that may take a number: outline drawn, supports numbered."""
         g = self.game
         numbered = self.numbered[p]
-        drawn = self.drawn[p]
+        cand = g.upper_mask & ~numbered & g.closed(self.drawn[p])
+        if not cand:
+            return []
         values = self.values
         off = p * g.B
-        out = []
-        outline = g.outline_mask
         supports = g.supports
-        for b in g.upper:
-            if numbered >> b & 1:
-                continue
-            o = outline[b]
-            if drawn & o != o:
+        support_mask = g.support_mask
+        out = []
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            b = low.bit_length() - 1
+            if support_mask[b] & ~numbered:
                 continue
             t = 0
-            for s in supports[b]:
-                if not numbered >> s & 1:
-                    t = -1
-                    break
-                t += values[off + s]
-            if t > 0:
-                out.append((b, t))
+            for x in supports[b]:
+                t += values[off + x]
+            out.append((b, t))
         return out
 
     def _markable(self, p: int) -> list[tuple[int, int]]:
-        """(block, value) for every numbered, unmarked block that may be marked now."""
+        """(block, value) for every numbered, unmarked block that may be marked now (base: outline drawn)."""
         g = self.game
         todo = self.numbered[p] & ~self.marked[p]
         if not todo:
             return []
-        drawn = self.drawn[p]
+        todo &= g.upper_mask | g.closed(self.drawn[p])
         off = p * g.B
         values = self.values
-        outline = g.outline_mask
         out = []
-        for b in range(g.B):
-            if todo >> b & 1:
-                if g.printed[b]:
-                    o = outline[b]
-                    if drawn & o != o:
-                        continue
-                out.append((b, values[off + b]))
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            b = low.bit_length() - 1
+            out.append((b, values[off + b]))
         return out
 
     def has_permanent(self, p: int) -> bool:
@@ -594,7 +607,8 @@ class KukulkanState(State):
             self.end = END_ALL_PASSED
         self.phase = OVER if self.end else ROLL
         self.die = 0
-        self._reset_round()
+        # The pending lists now belong to ``last``; the roll starts fresh ones.
+        self.to_move = ()
 
     def _normal_claimed(self) -> int:
         claimed = 0
@@ -636,7 +650,6 @@ class KukulkanState(State):
         p = player
         n = self.p_val[p]
         kind = self.p_kind[p]
-        text = self._action_text(action, p)
         if kind == K_DRAW:
             done = len(self.p_trail[p])
             if action >= g.write0:
@@ -669,13 +682,13 @@ class KukulkanState(State):
             if m not in plus_minus(n):
                 a, b = plus_minus(n)
                 return f"plus/minus one turns a {n} into a {a} or a {b}, not a {m}"
-            return f"with a {m} you could do nothing ({text})"
+            return f"with a {m} you could not draw, write or mark anything"
         m = action - g.super0 + 1
         if used & U_SUPER:
             return "you have already used the super-six help"
         if self.die != DIE:
             return f"super-six only changes a rolled 6, and the die shows {self.die}"
-        return f"with a {m} you could do nothing ({text})"
+        return f"with a {m} you could not draw, write or mark anything"
 
     def _why_not_continue(self, p: int, s: int) -> str:
         g = self.game
@@ -862,10 +875,13 @@ class KukulkanState(State):
                 "helps_used": [name for bit, name in _USED_NAMES if self.helps[p] & bit],
                 "bonuses": [name for bit, name in _BONUS_NAMES if self.claims[p] & bit],
             })  # fmt: skip
-        pending = [
-            self._pending_json(p, self.p_help[p], self.p_val[p], self.p_kind[p], self.p_target[p], self.p_trail[p])
-            for p in range(g.num_players)
-        ]
+        if self.phase == CHOOSE:
+            pending = [
+                self._pending_json(p, self.p_help[p], self.p_val[p], self.p_kind[p], self.p_target[p], self.p_trail[p])
+                for p in range(g.num_players)
+            ]
+        else:
+            pending = [self._pending_json(p, H_NONE, 0, K_NONE, -1, ()) for p in range(g.num_players)]
         last = None
         if self.last is not None:
             h, v, k, t, tr = self.last
