@@ -150,7 +150,7 @@ def test_render_draws_from_the_view() -> None:
     out = console.export_text()
     assert "Player 1 (you)" in out and "b13A" in out and "b16*°" in out
     assert "drawing s0" in out and "P2 chosen" in out
-    assert "··s8·" in out  # player 2's pending segments are still dotted for player 1
+    assert "··8··" in out  # player 2's pending segments are still dotted for player 1
     random_playout(st, random.Random(1))
     console.print(render(st.view(None), None))
     assert "Game over" in console.export_text()

@@ -1,10 +1,10 @@
 """Terminal drawing of a Kukulkán view (never a state, so nothing hidden can leak).
 
-Each sheet is drawn on a character grid: a grid point is three characters wide,
-a unit of span five; a unit of height is a line row and two inside rows.
-Drawn segments are heavy lines, dotted ones show their id (``s12``); each block
-shows its number (``✗`` once marked) and its id, label (A–D), ``*`` on the
-vertical axis and ``°`` if external.
+Each sheet is drawn on a character grid (72 columns): a grid point is two
+characters wide, a unit of span five; a unit of height is a line row and two
+inside rows. Drawn segments are heavy lines, dotted ones show their number
+(``12`` is ``draw s12``); each block shows its number (``✗`` once marked) and
+its id, label (A–D), ``*`` on the vertical axis and ``°`` if external.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 
-UNIT = 8  # point column (3) + span (5)
+UNIT = 7  # point column (2) + span (5)
 _JOINTS = {
     0: "·", 1: "╹", 2: "╻", 3: "┃", 4: "╸", 5: "┛", 6: "┓", 7: "┫",
     8: "╺", 9: "┗", 10: "┏", 11: "┣", 12: "━", 13: "┻", 14: "┳", 15: "╋",
@@ -33,7 +33,7 @@ def sheet_text(view: Mapping[str, Any], p: int) -> Text:
     width = max(max(s[0], s[2]) for s in segs)
     height = max(max(s[1], s[3]) for s in segs)
     rows = 3 * height + 1
-    cols = UNIT * width + 3
+    cols = UNIT * width + 2
     chars = [[" "] * cols for _ in range(rows)]
     styles = [[""] * cols for _ in range(rows)]
 
@@ -53,8 +53,8 @@ def sheet_text(view: Mapping[str, Any], p: int) -> Text:
         b = blk["id"]
         a, z = blk["span"]
         r = blk["row"]
-        c0 = UNIT * a + 3
-        w = UNIT * (z - a) - 3
+        c0 = UNIT * a + 2
+        w = UNIT * (z - a) - 2
         top = 3 * (height - r - 1) + 1
         v = values[b]
         if v is None:
@@ -74,29 +74,28 @@ def sheet_text(view: Mapping[str, Any], p: int) -> Text:
         style = "bold yellow" if k in pending else "bold"
         if y1 == y2:  # horizontal
             r = 3 * (height - y1)
-            c = UNIT * x1 + 3
+            c = UNIT * x1 + 2
             if on:
                 put(r, c, "━" * 5, style)
                 joint[(x1, y1)] = joint.get((x1, y1), 0) | _RIGHT
                 joint[(x2, y2)] = joint.get((x2, y2), 0) | _LEFT
             else:
-                put(r, c, f"s{k}".center(5, "·"), "dim")
+                put(r, c, str(k).center(5, "·"), "dim")
         else:
             r = 3 * (height - y2)
             c = UNIT * x1
             if on:
-                put(r + 1, c, " ┃ ", style)
-                put(r + 2, c, " ┃ ", style)
+                put(r + 1, c, "┃", style)
+                put(r + 2, c, "┃", style)
                 joint[(x1, y1)] = joint.get((x1, y1), 0) | _UP
                 joint[(x2, y2)] = joint.get((x2, y2), 0) | _DOWN
             else:
-                put(r + 1, c, f"s{k}".ljust(3), "dim")
-                put(r + 2, c, " ┊ ", "dim")
+                put(r + 1, c, str(k).ljust(2), "dim")
+                put(r + 2, c, "┊", "dim")
     for x, y in touched:
         bits = joint.get((x, y), 0)
-        left = "━" if bits & _LEFT else " "
         right = "━" if bits & _RIGHT else " "
-        put(3 * (height - y), UNIT * x, left + _JOINTS[bits] + right, "bold" if bits else "dim")
+        put(3 * (height - y), UNIT * x, _JOINTS[bits] + right, "bold" if bits else "dim")
     out = Text()
     for r in range(rows):
         line = Text()
@@ -173,7 +172,7 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
             foot += " — bonuses: " + ", ".join(sheet["bonuses"])
         parts.append(Panel(sheet_text(view, q), title=title, subtitle=foot, expand=False))
     parts.append(Text("Blocks: number (✗ marked), id, label A–D, * vertical axis, ° external. "
-                      "Dotted segments show their id.", style="dim"))  # fmt: skip
+                      "Dotted segments show their number: 12 is 'draw s12'.", style="dim"))  # fmt: skip
     if view["phase"] == "over":
         parts.append(Text(f"Game over: {view['end']}. Scores: " + ", ".join(
             f"P{q + 1} {int(s)} (rank {r})" for q, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
