@@ -274,7 +274,7 @@ class KukulkanGame(Game):
                     if _trail_exists(adj, p, blocked, k) or _trail_exists(adj, q, blocked, k):
                         out.append(s)
         result = tuple(out)
-        if len(self._first_cache) > 300_000:
+        if len(self._first_cache) > 50_000:
             self._first_cache.clear()
         self._first_cache[key] = result
         return result
@@ -288,7 +288,7 @@ class KukulkanGame(Game):
         for b, o in enumerate(self.outline_mask):
             if drawn & o == o:
                 mask |= 1 << b
-        if len(self._closed_cache) > 300_000:
+        if len(self._closed_cache) > 100_000:
             self._closed_cache.clear()
         self._closed_cache[drawn] = mask
         return mask
