@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ziggurat.core.bot import Bot
-from ziggurat.core.errors import NotOverError
+from ziggurat.core.errors import NotOverError, UnknownGameError
 from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.registry import Heuristic, get_game, register_bot
 
@@ -57,8 +57,11 @@ def lookahead(state: State, player: int, rng: random.Random, samples: int = 2) -
 
 
 def heuristic_for(game: Game) -> Heuristic:
-    """The game's registered heuristic, or the generic lookahead."""
-    h = get_game(game.spec.id).heuristic
+    """The game's registered heuristic, or the generic lookahead (also for an unregistered game)."""
+    try:
+        h = get_game(game.spec.id).heuristic
+    except UnknownGameError:
+        return lookahead
     return h if h is not None else lookahead
 
 

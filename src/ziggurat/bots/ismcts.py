@@ -91,7 +91,7 @@ class ISMCTSBot(Bot):
     1 - ``epsilon``), ``epsilon`` (0.2), ``reward`` (``mixed``, ``returns`` or
     ``margin``), ``reuse`` (keep the subtree between moves where sound, default
     true), ``prior`` (progressive bias: a bonus, fading with visits, for the
-    heuristic's action at each tree node; 0 = off), ``depth`` (cut playouts after that many decisions and judge the
+    heuristic's action at each tree node, default 1; 0 = off), ``depth`` (cut playouts after that many decisions and judge the
     position by the game's scoring so far; default: play to the end). The same
     seed and an iteration budget give the same moves.
     """
@@ -111,7 +111,7 @@ class ISMCTSBot(Bot):
         reward: str = "mixed",
         reuse: bool | str = True,
         depth: int | str | None = None,
-        prior: float | str = 0.0,
+        prior: float | str = 1.0,
         **params: Any,
     ):
         super().__init__(game, player, seed, **params)
