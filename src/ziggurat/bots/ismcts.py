@@ -91,9 +91,10 @@ class ISMCTSBot(Bot):
     1 - ``epsilon``), ``epsilon`` (0.2), ``reward`` (``mixed``, ``returns`` or
     ``margin``), ``reuse`` (keep the subtree between moves where sound, default
     true), ``prior`` (progressive bias: a bonus, fading with visits, for the
-    heuristic's action at each tree node, default 1; 0 = off), ``depth`` (cut playouts after that many decisions and judge the
-    position by the game's scoring so far; default: play to the end). The same
-    seed and an iteration budget give the same moves.
+    heuristic's action at each tree node, default 1; 0 = off), ``depth`` (cut
+    playouts after that many decisions and judge the position by the game's
+    scoring so far; default: play to the end). The same seed and an iteration
+    budget give the same moves.
     """
 
     name = "ismcts"
