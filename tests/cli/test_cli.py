@@ -119,3 +119,10 @@ def test_replay_rejects_a_corrupt_file(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "step 1" in result.output
     result = runner.invoke(app, ["replay", str(tmp_path / "none.json")])
     assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_player_count_follows_the_seats_when_not_given() -> None:
+    result = runner.invoke(app, ["play", "kuhnah", "--seats", "random,random,random,random", "--seed", "1"])
+    assert result.exit_code == 0 and "4 players" in result.output
+    result = runner.invoke(app, ["play", "kuhnah", "--players", "2", "--seats", "random", "--seed", "1"])
+    assert result.exit_code == 2 and "lists 1 seats for 2 players" in result.output

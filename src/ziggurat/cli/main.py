@@ -105,7 +105,9 @@ def rules(game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="number of players (default: as many as --seats, else 2)")
+    ] = None,
     seats: Annotated[
         str | None, typer.Option(help="comma-separated seats: human or a bot name (default: you against random bots)")
     ] = None,
@@ -120,6 +122,9 @@ def play(
     from ziggurat.cli.session import PlaySession
 
     try:
+        if players is None:
+            spec = get_game(game).game_class.spec
+            players = len(_split_seats(seats)) if seats else max(spec.min_players, min(2, spec.max_players))
         g = build_game(game, players, variant, option, deck)
         seat_names = _parse_seats(seats, g.num_players)
         if save is not None and not save.parent.exists():
@@ -136,12 +141,16 @@ def play(
         console.print(f"record saved to {save}", style="dim")
 
 
+def _split_seats(seats: str | None) -> list[str]:
+    return [s.strip().lower() for s in (seats or "").split(",") if s.strip()]
+
+
 def _parse_seats(seats: str | None, players: int) -> list[str]:
     if seats is None:
         return ["human"] + ["random"] * (players - 1)
-    names = [s.strip().lower() for s in seats.split(",") if s.strip()]
+    names = _split_seats(seats)
     if len(names) != players:
-        raise ZigguratError(f"--seats lists {len(names)} seats for {players} players")
+        raise ZigguratError(f"--seats lists {len(names)} seats for {players} player{'s' if players > 1 else ''}")
     for name in names:
         if name != "human":
             get_bot(name)  # raises a clear error for an unknown bot
