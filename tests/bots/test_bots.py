@@ -55,6 +55,9 @@ def test_ismcts_heuristic_playouts_and_seconds_budget() -> None:
     bot = ISMCTSBot(g, p, seed=1, seconds=0.05, playout="heuristic", epsilon=0.3)
     assert bot.choose(m.determinisation(p)) in m.state.legal_actions()
     assert bot.last_iterations >= 1
+    for opts in ({"depth": 4, "prior": 0}, {"reward": "returns"}, {"reward": "margin", "c": 0.5}):
+        other = ISMCTSBot(g, p, seed=1, iterations=40, **opts)  # type: ignore[arg-type]
+        assert other.choose(m.determinisation(p)) in m.state.legal_actions()
 
 
 def test_ismcts_rejects_bad_options() -> None:
