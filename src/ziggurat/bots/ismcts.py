@@ -51,6 +51,7 @@ PLAYOUTS = ("random", "heuristic")
 REWARDS = ("mixed", "returns", "margin")
 SIM_EXPLORE = 0.1  # share of uniformly random picks at simultaneous nodes
 PRIOR_VISITS = 20.0  # the heuristic's bonus halves after this many visits of its action
+PRIOR_MIN_VISITS = 4  # a node asks the heuristic once it has been visited this often
 
 
 class _Node:
@@ -242,7 +243,8 @@ class ISMCTSBot(Bot):
                 legal = det.legal_actions()
                 children = node.children
                 prior = node.prior
-                if prior == -2:
+                if prior == -2 and (node.visits >= PRIOR_MIN_VISITS or node is root):
+                    # asked once a node has proved busy: most leaves are never revisited
                     prior = node.prior = self._prior_action(det, cur, legal)
                 untried = []
                 best_child = None
