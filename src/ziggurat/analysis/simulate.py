@@ -217,6 +217,8 @@ def arena_tasks(bots: Sequence[str], players: int, games: int) -> list[Task]:
     """
     if len(set(bots)) < 2:
         raise ZigguratError("an arena needs at least two different bots")
+    if players < 2:
+        raise ZigguratError("an arena needs at least two players at the table")
     if len(bots) >= players:
         groups = list(itertools.combinations(bots, players))
     else:

@@ -216,8 +216,9 @@ def simulate_command(
                 highlight=False,
             )
         ln, mg = s["length"], s["margin"]
+        margin = "" if s["players"] < 2 else f"winning margin {mg['mean']:.2f}; "
         console.print(
-            f"  length {ln['mean']:.1f} decisions (sd {ln['sd']:.1f}); winning margin {mg['mean']:.2f}; "
+            f"  length {ln['mean']:.1f} decisions (sd {ln['sd']:.1f}); {margin}"
             f"shared wins {100 * s['shared_wins']['rate']:.1f}%",
             highlight=False,
         )
