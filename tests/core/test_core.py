@@ -122,3 +122,13 @@ def test_a_copy_never_carries_the_cached_legal_actions() -> None:
     state.legal_actions()
     assert state.clone()._legal is None
     assert state.resample(1, __import__("random").Random(0))._legal is None
+
+
+def test_a_solo_game_returns_its_score_mapped_by_the_score_bounds() -> None:
+    match = Match(make_game("kukulkan", 1), seed=3)
+    match.run_bots(["greedy"])
+    outcome = match.state.outcome()
+    low, high = match.game.score_bounds or (0.0, 1.0)
+    assert low <= outcome.scores[0] <= high
+    assert outcome.returns[0] == 2 * (outcome.scores[0] - low) / (high - low) - 1
+    assert make_game("kuhnah", 2).score_bounds is None

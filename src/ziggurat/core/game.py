@@ -79,6 +79,15 @@ class Game(ABC):
     def max_game_length(self) -> int:
         """An upper bound on the number of actions (chance included) in one game."""
 
+    @property
+    def score_bounds(self) -> tuple[float, float] | None:
+        """The lowest and highest final score, where a game knows them.
+
+        A solo game (one player) has no opponent to be ranked against, so its
+        return is its score mapped onto [-1, 1] with these bounds (0 without them).
+        """
+        return None
+
     @abstractmethod
     def new_initial_state(self) -> State:
         """The state before the first action (often a chance node for the setup)."""
@@ -364,7 +373,12 @@ class State(ABC):
         """Scores, ranks and returns of the finished game."""
         scores = self.scores()
         ranks = ranks_from_keys(self._rank_keys())
-        return Outcome(scores=tuple(scores), ranks=ranks, returns=returns_from_ranks(ranks))
+        returns = returns_from_ranks(ranks)
+        bounds = self.game.score_bounds
+        if self.num_players == 1 and bounds is not None:
+            low, high = bounds
+            returns = (max(-1.0, min(1.0, 2.0 * (scores[0] - low) / (high - low) - 1.0)),)
+        return Outcome(scores=tuple(scores), ranks=ranks, returns=returns)
 
     def returns(self) -> list[float]:
         """Returns for learning: zeros until the end, then the outcome's returns."""

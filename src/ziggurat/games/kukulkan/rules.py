@@ -173,6 +173,11 @@ class KukulkanGame(Game):
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
         self.max_progress = S + len(self.upper) + B
         self.max_rounds = self.num_players * self.max_progress + 1
+        # A bound on the score: every block marked, the axis bonus, then the full bonus and the
+        # two first-to-claim differences, each at most the largest value a block can hold (a die
+        # value or a printed one, doubled once by same-value stacking on a sum of two).
+        top_value = 2 * max(DIE, *self.printed)
+        self._score_bounds = (0.0, float(B + 3 + 3 * top_value))
 
     def _witnesses(self, s: int) -> tuple[tuple[int, ...], ...]:
         """For n = 0..6: up to WITNESSES masks of n-segment trails beginning with ``s`` (spread out)."""
@@ -198,6 +203,11 @@ class KukulkanGame(Game):
                 masks = [masks[int(i * step)] for i in range(WITNESSES)]
             out.append(tuple(masks))
         return tuple(out)
+
+    @property
+    def score_bounds(self) -> tuple[float, float]:
+        """Scores run from 0 to every block marked plus every bonus at its largest."""
+        return self._score_bounds
 
     @property
     def num_actions(self) -> int:
