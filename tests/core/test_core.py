@@ -132,3 +132,16 @@ def test_a_solo_game_returns_its_score_mapped_by_the_score_bounds() -> None:
     assert low <= outcome.scores[0] <= high
     assert outcome.returns[0] == 2 * (outcome.scores[0] - low) / (high - low) - 1
     assert make_game("kuhnah", 2).score_bounds is None
+
+
+def test_content_files_are_read_with_errors_naming_the_file(tmp_path: Path) -> None:
+    from ziggurat.core import ContentError
+    from ziggurat.core.content import parse_toml, read_content
+
+    with pytest.raises(ContentError, match="missing.toml: cannot read the sheet"):
+        read_content("ziggurat.games.kuhnah", "cards.toml", tmp_path / "missing.toml", "sheet")
+    with pytest.raises(ContentError, match="x.toml: is not UTF-8 text"):
+        parse_toml(b"\xff\xfe", "x.toml")
+    with pytest.raises(ContentError, match="x.toml: is not valid TOML"):
+        parse_toml(b"a = [", "x.toml")
+    assert parse_toml(b"a = 1", "x.toml") == {"a": 1}

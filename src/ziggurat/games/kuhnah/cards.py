@@ -14,13 +14,12 @@ A user's own list has the same shape::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 DECK_SIZE = 50
@@ -62,28 +61,17 @@ def load_cards(path: str | Path | None = None) -> CardList:
     """Load and check a card list; the shipped reconstruction when ``path`` is None."""
     if path is None:
         return _default_cards()
-    source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise ContentError(source, f"cannot read the card list ({exc.strerror})") from None
-    return parse_cards(raw, source)
+    return parse_cards(*read_content("ziggurat.games.kuhnah", "cards.toml", path, "card list"))
 
 
 @cache
 def _default_cards() -> CardList:
-    raw = resources.files("ziggurat.games.kuhnah").joinpath("data/cards.toml").read_bytes()
-    return parse_cards(raw, "kuhnah/data/cards.toml")
+    return parse_cards(*read_content("ziggurat.games.kuhnah", "cards.toml", None, "card list"))
 
 
 def parse_cards(raw: bytes, source: str) -> CardList:
     """Check a card list given as TOML bytes; errors name the file, card and field."""
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ContentError(source, "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(source, f"is not valid TOML ({exc})") from None
+    data = parse_toml(raw, source)
     animals = data.get("animals")
     if not isinstance(animals, list) or not animals or not all(isinstance(a, str) and a for a in animals):
         raise ContentError(source, "needs 'animals', a list of animal names", field="animals")

@@ -27,13 +27,12 @@ external. A user's own sheet has the same shape::
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 LABELS = ("A", "B", "C", "D")
@@ -132,18 +131,12 @@ def load_sheet(path: str | Path | None = None) -> Sheet:
     """Load and check a sheet; the shipped reconstruction when ``path`` is None."""
     if path is None:
         return _default_sheet()
-    source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise ContentError(source, f"cannot read the sheet ({exc.strerror})") from None
-    return parse_sheet(raw, source)
+    return parse_sheet(*read_content("ziggurat.games.kukulkan", "sheet.toml", path, "sheet"))
 
 
 @cache
 def _default_sheet() -> Sheet:
-    raw = resources.files("ziggurat.games.kukulkan").joinpath("data/sheet.toml").read_bytes()
-    return parse_sheet(raw, "kukulkan/data/sheet.toml")
+    return parse_sheet(*read_content("ziggurat.games.kukulkan", "sheet.toml", None, "sheet"))
 
 
 def _int(value: object) -> bool:
@@ -152,12 +145,7 @@ def _int(value: object) -> bool:
 
 def parse_sheet(raw: bytes, source: str) -> Sheet:
     """Check a sheet given as TOML bytes; errors name the file, the block and the field."""
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ContentError(source, "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(source, f"is not valid TOML ({exc})") from None
+    data = parse_toml(raw, source)
     for key in data:
         if key not in ("name", "segments", "block"):
             raise ContentError(source, "is not a sheet field (name, segments, block)", field=key)

@@ -26,12 +26,11 @@ one kind are interchangeable.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
+from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 WILDCARD = "wildcard"
@@ -101,18 +100,12 @@ def load_deck(path: str | Path | None = None) -> Deck:
     """Load and check a deck file; the shipped reconstruction when ``path`` is None."""
     if path is None:
         return _default_deck()
-    source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise ContentError(source, f"cannot read the deck file ({exc.strerror})") from None
-    return parse_deck(raw, source)
+    return parse_deck(*read_content("ziggurat.games.lucent", "deck.toml", path, "deck file"))
 
 
 @cache
 def _default_deck() -> Deck:
-    raw = resources.files("ziggurat.games.lucent").joinpath("data/deck.toml").read_bytes()
-    return parse_deck(raw, "lucent/data/deck.toml")
+    return parse_deck(*read_content("ziggurat.games.lucent", "deck.toml", None, "deck file"))
 
 
 def _count(source: str, value: object, entry: str | None, field: str) -> int:
@@ -123,12 +116,7 @@ def _count(source: str, value: object, entry: str | None, field: str) -> int:
 
 def parse_deck(raw: bytes, source: str) -> Deck:
     """Check a deck given as TOML bytes; errors name the file, entry and field."""
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ContentError(source, "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(source, f"is not valid TOML ({exc})") from None
+    data = parse_toml(raw, source)
     for key in data:
         if key not in ("colours", "wildcards", "geomancers", "gems"):
             raise ContentError(source, "is not a deck field (colours, wildcards, geomancers, gems)", field=key)

@@ -18,14 +18,13 @@ the entry and the field.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 RESOURCES = ("maize", "skins", "masks")
@@ -165,21 +164,8 @@ class Family:
 
 # ------------------------------------------------------------------ loading
 def _read(path: str | Path | None, default: str) -> tuple[dict[str, Any], str]:
-    if path is None:
-        raw = resources.files("ziggurat.games.nakum").joinpath(f"data/{default}").read_bytes()
-        source = f"nakum/data/{default}"
-    else:
-        source = str(path)
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise ContentError(source, f"cannot read the file ({exc.strerror})") from None
-    try:
-        return tomllib.loads(raw.decode("utf-8")), source
-    except UnicodeDecodeError:
-        raise ContentError(source, "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(source, f"is not valid TOML ({exc})") from None
+    raw, source = read_content("ziggurat.games.nakum", default, path, "file")
+    return parse_toml(raw, source), source
 
 
 def _int(source: str, entry: str, field: str, value: object, lo: int = 0, hi: int = 99) -> int:

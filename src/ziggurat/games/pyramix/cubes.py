@@ -25,13 +25,12 @@ followed by its icon code (``ba`` is a blue ankh); the cobra's is ``co``.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 PYRAMID_SIZE = 56
@@ -78,18 +77,12 @@ def load_box(path: str | Path | None = None) -> Box:
     """Load and check a box; the rulebook's when ``path`` is None."""
     if path is None:
         return _default_box()
-    source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise ContentError(source, f"cannot read the cube list ({exc.strerror})") from None
-    return parse_box(raw, source)
+    return parse_box(*read_content("ziggurat.games.pyramix", "cubes.toml", path, "cube list"))
 
 
 @cache
 def _default_box() -> Box:
-    raw = resources.files("ziggurat.games.pyramix").joinpath("data/cubes.toml").read_bytes()
-    return parse_box(raw, "pyramix/data/cubes.toml")
+    return parse_box(*read_content("ziggurat.games.pyramix", "cubes.toml", None, "cube list"))
 
 
 def _entries(data: dict[str, Any], key: str, fields: tuple[str, ...], source: str) -> list[dict[str, Any]]:
@@ -117,12 +110,7 @@ def _count(value: object, source: str, entry: str, field: str) -> int:
 
 def parse_box(raw: bytes, source: str) -> Box:
     """Check a box given as TOML bytes; errors name the file, entry and field."""
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ContentError(source, "is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(source, f"is not valid TOML ({exc})") from None
+    data = parse_toml(raw, source)
     for key in data:
         if key not in ("majority", "cobras", "colour", "icon"):
             raise ContentError(source, "is not a box field (majority, cobras, colour, icon)", field=key)
