@@ -138,10 +138,10 @@ def test_content_files_are_read_with_errors_naming_the_file(tmp_path: Path) -> N
     from ziggurat.core import ContentError
     from ziggurat.core.content import parse_toml, read_content
 
-    with pytest.raises(ContentError, match="missing.toml: cannot read the sheet"):
+    with pytest.raises(ContentError, match=r"missing\.toml: cannot read the sheet"):
         read_content("ziggurat.games.kuhnah", "cards.toml", tmp_path / "missing.toml", "sheet")
-    with pytest.raises(ContentError, match="x.toml: is not UTF-8 text"):
+    with pytest.raises(ContentError, match=r"x\.toml: is not UTF-8 text"):
         parse_toml(b"\xff\xfe", "x.toml")
-    with pytest.raises(ContentError, match="x.toml: is not valid TOML"):
+    with pytest.raises(ContentError, match=r"x\.toml: is not valid TOML"):
         parse_toml(b"a = [", "x.toml")
     assert parse_toml(b"a = 1", "x.toml") == {"a": 1}
