@@ -51,7 +51,6 @@ PLAYOUTS = ("random", "heuristic")
 REWARDS = ("mixed", "returns", "margin")
 SIM_EXPLORE = 0.1  # share of uniformly random picks at simultaneous nodes
 PRIOR_VISITS = 20.0  # the heuristic's bonus halves after this many visits of its action
-PRIOR_MIN_VISITS = 4  # a node asks the heuristic once it has been visited this often
 
 
 class _Node:
@@ -92,7 +91,9 @@ class ISMCTSBot(Bot):
     1 - ``epsilon``), ``epsilon`` (0.2), ``reward`` (``mixed``, ``returns`` or
     ``margin``), ``reuse`` (keep the subtree between moves where sound, default
     true), ``prior`` (progressive bias: a bonus, fading with visits, for the
-    heuristic's action at each tree node, default 1; 0 = off), ``depth`` (cut
+    heuristic's action at each tree node, default 1; 0 = off; asked once a
+    node has ``prior_visits`` visits, default 4: most leaves are never
+    revisited, so a costly heuristic is not paid for them), ``depth`` (cut
     playouts after that many decisions and judge the position by the game's
     scoring so far; default: play to the end). The same seed and an iteration
     budget give the same moves.
@@ -114,6 +115,7 @@ class ISMCTSBot(Bot):
         reuse: bool | str = True,
         depth: int | str | None = None,
         prior: float | str = 1.0,
+        prior_visits: int | str = 4,
         **params: Any,
     ):
         super().__init__(game, player, seed, **params)
@@ -139,6 +141,7 @@ class ISMCTSBot(Bot):
         self.reuse = bool(reuse) and not spec.has_hidden_information and not spec.has_simultaneous_moves
         self.sign = -1.0 if spec.lower_score_wins else 1.0
         self.prior = _float("prior", prior, 0.0, 100.0)
+        self.prior_visits = int(_float("prior_visits", prior_visits, 0, 10**9))
         self._heuristic = None
         if playout == "heuristic" or self.prior > 0:
             from ziggurat.bots.greedy import heuristic_for
@@ -231,6 +234,7 @@ class ISMCTSBot(Bot):
         rng = self.rng
         c = self.c
         bias = self.prior
+        prior_visits = self.prior_visits
         log = math.log
         sqrt = math.sqrt
         det = root_state.resample(self.player, rng) if self.hidden else root_state.clone()
@@ -243,8 +247,7 @@ class ISMCTSBot(Bot):
                 legal = det.legal_actions()
                 children = node.children
                 prior = node.prior
-                if prior == -2 and (node.visits >= PRIOR_MIN_VISITS or node is root):
-                    # asked once a node has proved busy: most leaves are never revisited
+                if prior == -2 and (node.visits >= prior_visits or node is root):
                     prior = node.prior = self._prior_action(det, cur, legal)
                 untried = []
                 best_child = None
