@@ -69,6 +69,7 @@ _END_NAMES = {0: None, END_BONUSES: "the three normal bonuses were claimed", END
 
 _ROLLS = tuple((k, 1.0 / DIE) for k in range(DIE))
 WITNESSES = 8  # precomputed six-segment trails tried before a search
+FIRST_CACHE = 50_000  # from-scratch "which segments begin a trail" answers kept per game
 
 
 def plus_minus(n: int) -> tuple[int, int]:
@@ -104,6 +105,18 @@ def _trail_exists(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int,
         if not blocked & bit and (k == 1 or _trail_exists(adj, other, blocked | bit, k - 1)):
             return True
     return False
+
+
+def _trail_find(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int, blocked: int, k: int) -> int:
+    """``blocked`` plus a trail of ``k`` >= 1 segments not in ``blocked`` starting at ``point`` (0: none)."""
+    for bit, other, _ in adj[point]:
+        if not blocked & bit:
+            if k == 1:
+                return blocked | bit
+            found = _trail_find(adj, other, blocked | bit, k - 1)
+            if found:
+                return found
+    return 0
 
 
 class KukulkanGame(Game):
@@ -166,8 +179,14 @@ class KukulkanGame(Game):
                 ring.append(grown)
             balls.append(tuple(ring))
         self.ball = tuple(balls)
-        self._first_cache: dict[int, tuple[int, ...]] = {}
+        self._first_cache: dict[int, int] = {}
+        self._byte_bits = tuple(
+            tuple(tuple(8 * i + j for j in range(8) if byte >> j & 1) for byte in range(256))
+            for i in range((S + 7) // 8)
+        )
         self._closed_cache: dict[int, int] = {}
+        # every player's first answers on an empty sheet (drawn mask 0), for n = 0 .. 6
+        self.alive0 = tuple((0, self.starts_mask(0, n, self.full_mask) if n else 0) for n in range(DIE + 1))
         self.upper_mask = sum(1 << b for b in self.upper)
         self.support_mask = tuple(sum(1 << x for x in sh.supports[b]) for b in range(B))
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
@@ -179,7 +198,7 @@ class KukulkanGame(Game):
         top_value = 2 * max(DIE, *self.printed)
         self._score_bounds = (0.0, float(B + 3 + 3 * top_value))
 
-    def _witnesses(self, s: int) -> tuple[tuple[int, ...], ...]:
+    def _witnesses(self, s: int) -> tuple[list[int], ...]:
         """For n = 0..6: up to WITNESSES masks of n-segment trails beginning with ``s`` (spread out)."""
         found: list[list[int]] = [[] for _ in range(DIE + 1)]
         adj = self.adj
@@ -201,7 +220,7 @@ class KukulkanGame(Game):
             if len(masks) > WITNESSES:
                 step = len(masks) / WITNESSES
                 masks = [masks[int(i * step)] for i in range(WITNESSES)]
-            out.append(tuple(masks))
+            out.append(masks)
         return tuple(out)
 
     @property
@@ -242,52 +261,71 @@ class KukulkanGame(Game):
         p, q = self.seg_ends[s]
         return _trail_exists(self.adj, p, blocked, n - 1) or _trail_exists(self.adj, q, blocked, n - 1)
 
-    def first_segments(self, drawn: int, n: int) -> tuple[int, ...]:
-        """Segments that can begin a trail of exactly ``n`` undrawn segments (``drawn``: the drawn mask).
+    def starts_mask(self, drawn: int, n: int, cand: int) -> int:
+        """The segments of ``cand`` (undrawn ones) that can begin a trail of exactly ``n`` undrawn segments."""
+        if n == 1:
+            return cand
+        out = 0
+        if n == 2:
+            touching = self.touching
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                if touching[low.bit_length() - 1] & ~drawn & ~low:
+                    out |= low
+            return out
+        wit = self.witnesses
+        ball = self.ball
+        adj = self.adj
+        ends = self.seg_ends
+        k = n - 1
+        undrawn = self.full_mask & ~drawn
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            s = low.bit_length() - 1
+            for w in wit[s][n]:
+                if not w & drawn:
+                    out |= low
+                    break
+            else:
+                if (ball[s][k] & undrawn).bit_count() < n:
+                    continue
+                blocked = drawn | low
+                p, q = ends[s]
+                found = _trail_find(adj, p, blocked, k) or _trail_find(adj, q, blocked, k)
+                if found:
+                    out |= low
+                    # a witness for next time (the lists are a hint: any trail proves the same)
+                    ws = wit[s][n]
+                    ws.insert(0, found & ~drawn)
+                    if len(ws) > WITNESSES:
+                        ws.pop()
+        return out
 
-        Cached by (mask, n): positions repeat across playouts and searches.
-        """
+    def first_mask(self, drawn: int, n: int) -> int:
+        """Bit mask of :meth:`first_segments` (cached by drawn mask and n)."""
         key = drawn << 3 | n
         hit = self._first_cache.get(key)
-        if hit is not None:
-            return hit
-        undrawn = self.full_mask & ~drawn
-        out = []
-        if n <= 2:
-            touching = self.touching
-            while undrawn:
-                low = undrawn & -undrawn
-                undrawn ^= low
-                s = low.bit_length() - 1
-                if n == 1 or touching[s] & ~drawn & ~low:
-                    out.append(s)
-        else:
-            wit = self.witnesses
-            ball = self.ball
-            adj = self.adj
-            ends = self.seg_ends
-            k = n - 1
-            rest = undrawn
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                s = low.bit_length() - 1
-                for w in wit[s][n]:
-                    if not w & drawn:
-                        out.append(s)
-                        break
-                else:
-                    if (ball[s][k] & undrawn).bit_count() < n:
-                        continue
-                    blocked = drawn | low
-                    p, q = ends[s]
-                    if _trail_exists(adj, p, blocked, k) or _trail_exists(adj, q, blocked, k):
-                        out.append(s)
-        result = tuple(out)
-        if len(self._first_cache) > 50_000:
-            self._first_cache.clear()
-        self._first_cache[key] = result
-        return result
+        if hit is None:
+            hit = self.starts_mask(drawn, n, self.full_mask & ~drawn)
+            if len(self._first_cache) >= FIRST_CACHE:
+                self._first_cache.clear()
+            self._first_cache[key] = hit
+        return hit
+
+    def bits(self, mask: int) -> list[int]:
+        """The set bits of a segment mask, ascending."""
+        out: list[int] = []
+        for i, table in enumerate(self._byte_bits):
+            byte = mask >> (i << 3) & 255
+            if byte:
+                out += table[byte]
+        return out
+
+    def first_segments(self, drawn: int, n: int) -> tuple[int, ...]:
+        """Segments that can begin a trail of exactly ``n`` undrawn segments (``drawn``: the drawn mask)."""
+        return tuple(self.bits(self.first_mask(drawn, n)))
 
     def closed(self, drawn: int) -> int:
         """Bit mask of the blocks whose whole outline is in ``drawn`` (cached)."""
@@ -305,8 +343,7 @@ class KukulkanGame(Game):
 
     def can_draw(self, drawn: int, n: int) -> bool:
         """True if some trail of exactly ``n`` undrawn segments exists."""
-        key = drawn << 3 | n
-        hit = self._first_cache.get(key)
+        hit = self._first_cache.get(drawn << 3 | n)
         if hit is not None:
             return bool(hit)
         starts = self._starts_trail
@@ -317,6 +354,7 @@ class KukulkanState(State):
     """A Kukulkán position: every player's sheet, the die, the pending choices."""
 
     __slots__ = (
+        "alive",
         "bonus_pts",
         "claims",
         "die",
@@ -358,6 +396,8 @@ class KukulkanState(State):
         self.claims = [0] * n
         self.bonus_pts = [0] * n
         self.last: tuple[Any, ...] | None = None
+        # alive[p * 7 + n]: (drawn mask, first_mask of it and n) last answered for p; a cache.
+        self.alive: list[tuple[int, int]] = list(game.alive0) * n
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -471,9 +511,8 @@ class KukulkanState(State):
         write0 = g.write0
         if help_ == H_SAME:
             return [write0 + b for b, t in writable if t == n]
-        drawn = self.drawn[p]
-        first = g.first_segments(drawn, n)
-        acts = list(first)
+        first = self._first_mask(p, n)
+        acts = g.bits(first) if first else []
         for b, t in writable:
             if t > n:
                 acts.append(write0 + b)
@@ -501,13 +540,61 @@ class KukulkanState(State):
                 mark_vals |= 1 << v
             if perm or not used & U_PLUS:
                 for m in plus_minus(n):
-                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or g.can_draw(drawn, m):
+                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or self._can_draw(p, m):
                         acts.append(g.plus0 + m - 1)
             if six:
                 for m in range(1, DIE):
-                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or g.can_draw(drawn, m):
+                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or self._can_draw(p, m):
                         acts.append(g.super0 + m - 1)
         return acts
+
+    def _first_mask(self, p: int, n: int) -> int:
+        """``game.first_mask(drawn[p], n)``, updated from ``p``'s last answer for ``n``.
+
+        A player's drawn mask only grows, and a segment's trails of ``n`` stay within
+        ``ball[s][n - 1]``: only undrawn segments that were starts and lie within ``n - 1``
+        steps of a newly drawn segment need checking again.
+        """
+        drawn = self.drawn[p]
+        i = p * (DIE + 1) + n
+        d0, m0 = self.alive[i]
+        if d0 == drawn:
+            return m0
+        g = self.game
+        if d0 & ~drawn:  # not an earlier sheet of this player's: answer from scratch
+            keep = g.first_mask(drawn, n)
+        else:
+            keep = m0 & ~drawn
+            if n > 1:
+                new = drawn ^ d0
+                ball = g.ball
+                k = n - 1
+                near = 0
+                while new:
+                    low = new & -new
+                    new ^= low
+                    near |= ball[low.bit_length() - 1][k]
+                if keep & near:
+                    keep = keep & ~near | g.starts_mask(drawn, n, keep & near)
+        self.alive[i] = (drawn, keep)
+        return keep
+
+    def _can_draw(self, p: int, n: int) -> bool:
+        """``game.can_draw(drawn[p], n)``, trying only the segments that began a trail last time."""
+        drawn = self.drawn[p]
+        d0, m0 = self.alive[p * (DIE + 1) + n]
+        if d0 == drawn:
+            return bool(m0)
+        if d0 & ~drawn:
+            return self.game.can_draw(drawn, n)
+        cand = m0 & ~drawn
+        starts = self.game._starts_trail
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            if starts(low.bit_length() - 1, drawn, n):
+                return True
+        return False
 
     def _continuations(self, p: int) -> list[int]:
         """Segments that continue ``p``'s trail and leave it completable to exactly n."""
@@ -831,6 +918,7 @@ class KukulkanState(State):
         new.p_done = self.p_done.copy()
         new.to_move = self.to_move
         new.lcache = self.lcache.copy()
+        new.alive = self.alive.copy()
         new.last = self.last
         return new
 
@@ -978,6 +1066,7 @@ class KukulkanState(State):
             (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail, self.p_mask,
              self.p_end, self.p_done) = keep  # fmt: skip
         self.lcache = [None] * n
+        self.alive = list(g.alive0) * n
 
     def _load_pending(self, p: int, pd: Mapping[str, Any], check: bool = True) -> None:
         g = self.game
