@@ -179,6 +179,19 @@ class KukulkanGame(Game):
                 ring.append(grown)
             balls.append(tuple(ring))
         self.ball = tuple(balls)
+        # near_bytes[k][i][byte]: the union of ball[s][k] over the segments s = 8i + j of that byte
+        near_bytes = []
+        for k in range(DIE):
+            per_k = []
+            for i in range((S + 7) // 8):
+                table = [0] * 256
+                for byte in range(1, 256):
+                    low = byte & -byte
+                    s = 8 * i + low.bit_length() - 1
+                    table[byte] = table[byte ^ low] | (balls[s][k] if s < S else 0)
+                per_k.append(tuple(table))
+            near_bytes.append(tuple(per_k))
+        self.near_bytes = tuple(near_bytes)
         self._first_cache: dict[int, int] = {}
         self._byte_bits = tuple(
             tuple(tuple(8 * i + j for j in range(8) if byte >> j & 1) for byte in range(256))
@@ -447,11 +460,16 @@ class KukulkanState(State):
         return int(rng.random() * DIE)
 
     # ------------------------------------------------------- what is possible
-    def _writable(self, p: int) -> list[tuple[int, int]]:
-        """(block, threshold) for every blank block that may take a number: outline drawn, supports numbered."""
+    def _writable(self, p: int, closed: int | None = None) -> list[tuple[int, int]]:
+        """(block, threshold) for every blank block that may take a number: outline drawn, supports numbered.
+
+        ``closed``: ``game.closed(drawn[p])`` if the caller has it.
+        """
         g = self.game
         numbered = self.numbered[p]
-        cand = g.upper_mask & ~numbered & g.closed(self.drawn[p])
+        if closed is None:
+            closed = g.closed(self.drawn[p])
+        cand = g.upper_mask & ~numbered & closed
         if not cand:
             return []
         values = self.values
@@ -471,13 +489,15 @@ class KukulkanState(State):
             out.append((b, t))
         return out
 
-    def _markable(self, p: int) -> list[tuple[int, int]]:
+    def _markable(self, p: int, closed: int | None = None) -> list[tuple[int, int]]:
         """(block, value) for every numbered, unmarked block that may be marked now (base: outline drawn)."""
         g = self.game
         todo = self.numbered[p] & ~self.marked[p]
         if not todo:
             return []
-        todo &= g.upper_mask | g.closed(self.drawn[p])
+        if closed is None:
+            closed = g.closed(self.drawn[p])
+        todo &= g.upper_mask | closed
         off = p * g.B
         values = self.values
         out = []
@@ -507,7 +527,8 @@ class KukulkanState(State):
             return []
         help_ = self.p_help[p]
         n = self.p_val[p]
-        writable = self._writable(p)
+        closed = g.closed(self.drawn[p])
+        writable = self._writable(p, closed)
         write0 = g.write0
         if help_ == H_SAME:
             return [write0 + b for b, t in writable if t == n]
@@ -516,7 +537,7 @@ class KukulkanState(State):
         for b, t in writable:
             if t > n:
                 acts.append(write0 + b)
-        markable = self._markable(p)
+        markable = self._markable(p, closed)
         mark0 = g.mark0
         for b, v in markable:
             if v == n:
@@ -567,13 +588,11 @@ class KukulkanState(State):
             keep = m0 & ~drawn
             if n > 1:
                 new = drawn ^ d0
-                ball = g.ball
-                k = n - 1
                 near = 0
-                while new:
-                    low = new & -new
-                    new ^= low
-                    near |= ball[low.bit_length() - 1][k]
+                for j, table in enumerate(g.near_bytes[n - 1]):
+                    byte = new >> (j << 3) & 255
+                    if byte:
+                        near |= table[byte]
                 if keep & near:
                     keep = keep & ~near | g.starts_mask(drawn, n, keep & near)
         self.alive[i] = (drawn, keep)
