@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ziggurat.core.errors import (
+    ConfigError,
+    ContentError,
     GameOverError,
     IllegalActionError,
     NotOverError,
@@ -59,10 +61,13 @@ class Game(ABC):
     def __init__(self, players: int, options: Mapping[str, object] | None = None):
         self.num_players = self.spec.check_players(players)
         self.options: dict[str, OptionValue] = self.spec.resolve_options(options)
-        self._configure()
+        try:
+            self._configure()
+        except ContentError as exc:  # a bad content file is a bad setup
+            raise ConfigError(str(exc)) from None
 
     def _configure(self) -> None:
-        """Hook: load content, derive constants from options (may raise ConfigError)."""
+        """Hook: load content, derive constants from options (may raise ConfigError or ContentError)."""
 
     @property
     @abstractmethod

@@ -30,7 +30,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ziggurat.core.errors import ConfigError, ContentError, IllegalActionError, ParseActionError, RecordError
+from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kuhnah.cards import Card, CardList, load_cards
@@ -98,10 +98,7 @@ class KuhNahGame(Game):
     spec = SPEC
 
     def _configure(self) -> None:
-        try:
-            self.cards: CardList = load_cards(self.options["deck"])  # type: ignore[arg-type]
-        except ContentError as exc:
-            raise ConfigError(str(exc)) from None
+        self.cards: CardList = load_cards(self.options["deck"])  # type: ignore[arg-type]
         start = self.options["start-player"]
         if start != "random" and int(str(start)) > self.num_players:
             raise ConfigError(f"start-player {start} is not a seat in a {self.num_players}-player game")

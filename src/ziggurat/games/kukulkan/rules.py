@@ -37,7 +37,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ziggurat.core.errors import ConfigError, ContentError, ParseActionError, RecordError
+from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, check_sequence
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kukulkan.sheet import Sheet, load_sheet
@@ -125,10 +125,7 @@ class KukulkanGame(Game):
     spec = SPEC
 
     def _configure(self) -> None:
-        try:
-            self.sheet: Sheet = load_sheet(self.options["sheet"])  # type: ignore[arg-type]
-        except ContentError as exc:
-            raise ConfigError(str(exc)) from None
+        self.sheet: Sheet = load_sheet(self.options["sheet"])  # type: ignore[arg-type]
         sh = self.sheet
         self.S = S = len(sh.segments)
         self.B = B = len(sh.blocks)

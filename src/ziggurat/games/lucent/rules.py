@@ -36,7 +36,7 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
-from ziggurat.core.errors import ConfigError, ContentError, IllegalActionError, ParseActionError, RecordError
+from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.lucent.deck import GEOMANCER, WILDCARD, Deck, load_deck
@@ -115,10 +115,7 @@ class LucentGame(Game):
     spec = SPEC
 
     def _configure(self) -> None:
-        try:
-            self.deck: Deck = load_deck(self.options["deck"])  # type: ignore[arg-type]
-        except ContentError as exc:
-            raise ConfigError(str(exc)) from None
+        self.deck: Deck = load_deck(self.options["deck"])  # type: ignore[arg-type]
         d = self.deck
         n = self.num_players
         self.wildcards = bool(self.options["wildcards"])

@@ -37,7 +37,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ziggurat.core.errors import ConfigError, ContentError, IllegalActionError, ParseActionError, RecordError
+from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.nakum.content import (
@@ -109,16 +109,13 @@ class NakumGame(Game):
 
     def _configure(self) -> None:
         o = self.options
-        try:
-            self.content: Content = load_content(
-                o["tiles"],  # type: ignore[arg-type]
-                o["market"],  # type: ignore[arg-type]
-                o["offerings"],  # type: ignore[arg-type]
-                o["heritage"],  # type: ignore[arg-type]
-                o["family"],  # type: ignore[arg-type]
-            )
-        except ContentError as exc:
-            raise ConfigError(str(exc)) from None
+        self.content: Content = load_content(
+            o["tiles"],  # type: ignore[arg-type]
+            o["market"],  # type: ignore[arg-type]
+            o["offerings"],  # type: ignore[arg-type]
+            o["heritage"],  # type: ignore[arg-type]
+            o["family"],  # type: ignore[arg-type]
+        )
         c = self.content
         n = self.num_players
         if len(c.heritage) < HAND_SIZE * n:

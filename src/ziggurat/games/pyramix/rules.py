@@ -35,7 +35,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ziggurat.core.errors import ConfigError, ContentError, ParseActionError, RecordError
+from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, STATE_FORMAT, STATE_VERSION, TERMINAL, Game, State
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.pyramix.cubes import PYRAMID_SIZE, Box, load_box
@@ -82,10 +82,7 @@ class PyramixGame(Game):
     spec = SPEC
 
     def _configure(self) -> None:
-        try:
-            self.box: Box = load_box(self.options["box"])  # type: ignore[arg-type]
-        except ContentError as exc:
-            raise ConfigError(str(exc)) from None
+        self.box: Box = load_box(self.options["box"])  # type: ignore[arg-type]
         self.num_kinds = self.box.num_kinds
         self.cobra = self.box.cobra
 
