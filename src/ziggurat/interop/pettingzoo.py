@@ -88,7 +88,54 @@ def _action_id(action: Any) -> int:
     return int(action)
 
 
-class ZigguratAECEnv(AECEnv):  # type: ignore[misc]
+class _TableEnv:
+    """What the AEC and the parallel environment share: the table, spaces, rendering."""
+
+    metadata: ClassVar[dict[str, Any]]
+    table: _Table
+    render_mode: str | None
+    possible_agents: list[str]
+    agents: list[str]
+
+    def _open(
+        self,
+        game: str,
+        players: int | None,
+        options: Mapping[str, object] | None,
+        seed: int | None,
+        render_mode: str | None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.table = _Table(game, players, options, seed)
+        self.metadata = {**type(self).metadata, "name": f"ziggurat_{self.table.game.spec.id}"}  # type: ignore[misc]
+        self.render_mode = render_mode
+        self.possible_agents = list(self.table.agents)
+        self.agents = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Dict of the view tensor and the action mask (the same object every call)."""
+        return self.table.obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Discrete over the game's action ids (the same object every call)."""
+        return self.table.act_space
+
+    def render(self) -> str | None:
+        """``ansi``: the spectator view as text; ``human``: print it."""
+        if self.render_mode is None:
+            return None
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class ZigguratAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
     """A ziggurat game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -106,21 +153,7 @@ class ZigguratAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.table = _Table(game, players, options, seed)
-        self.metadata = {**type(self).metadata, "name": f"ziggurat_{self.table.game.spec.id}"}  # type: ignore[misc]
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """Dict of the view tensor and the action mask (the same object every call)."""
-        return self.table.obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """Discrete over the game's action ids (the same object every call)."""
-        return self.table.act_space
+        self._open(game, players, options, seed, render_mode)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game (``seed`` reseeds chance; otherwise the stream continues)."""
@@ -163,21 +196,8 @@ class ZigguratAECEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """``ansi``: the spectator view as text; ``human``: print it."""
-        if self.render_mode is None:
-            return None
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-class ZigguratParallelEnv(ParallelEnv):  # type: ignore[misc]
+class ZigguratParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
     """A ziggurat game as a PettingZoo parallel environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "ziggurat"}
@@ -190,21 +210,7 @@ class ZigguratParallelEnv(ParallelEnv):  # type: ignore[misc]
         seed: int | None = None,
         render_mode: str | None = None,
     ):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.table = _Table(game, players, options, seed)
-        self.metadata = {**type(self).metadata, "name": f"ziggurat_{self.table.game.spec.id}"}  # type: ignore[misc]
-        self.render_mode = render_mode
-        self.possible_agents = list(self.table.agents)
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """Dict of the view tensor and the action mask (the same object every call)."""
-        return self.table.obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """Discrete over the game's action ids (the same object every call)."""
-        return self.table.act_space
+        self._open(game, players, options, seed, render_mode)
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: self.table.observe(self.table.index[a]) for a in self.agents}
@@ -245,19 +251,6 @@ class ZigguratParallelEnv(ParallelEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """``ansi``: the spectator view as text; ``human``: print it."""
-        if self.render_mode is None:
-            return None
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release."""
 
     def state(self) -> np.ndarray:
         """The spectator view's tensor (public information only)."""
