@@ -29,6 +29,10 @@ from ziggurat.games.lucent.rules import ABOVE, NUM_SLOTS, SUPPORTS, WIDTH, Lucen
 # exact search: start when both hands together hold at most this many cards
 SOLVE_CARDS = 22
 SOLVE_BUDGET = 3000
+# weights: slots only I (only they) can fill; the next player's playable cards; mine
+W_PRIV = 4.0
+W_NEXT = 2.0
+W_MINE = 1.5
 
 
 class _Budget(Exception):
@@ -170,7 +174,7 @@ def _score(board: _Board, state: LucentState, action: int, player: int, others: 
     value = 8.0 * sum(stuck)
     nxt = next((i for i, st in enumerate(stuck) if not st), -1)
     if nxt >= 0:
-        value -= 1.0 * mob[nxt]
+        value -= W_NEXT * mob[nxt]
     # tempo: slots that only I can use, or only the others can use
     my_have = sum(1 << k for k, c in enumerate(hand_after) if c)
     their_have = 0
@@ -185,8 +189,8 @@ def _score(board: _Board, state: LucentState, action: int, player: int, others: 
             mine += 1
         elif b and not a:
             theirs += 1
-    value += 2.0 * mine - 2.0 * theirs
-    value += 1.5 * my_mob - 0.5 * size_after
+    value += W_PRIV * (mine - theirs)
+    value += W_MINE * my_mob - 0.5 * size_after
     special = kind in (g.wild, g.geo)
     if special and state.sizes[player] > 1:
         value -= 6.0
