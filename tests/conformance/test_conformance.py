@@ -118,6 +118,7 @@ def _check_views(state: State, rng: random.Random) -> None:
         sample = state.resample(p, rng)
         assert _snapshot(state) == before, "resampling must not change the state"
         assert sample.view(p) == views[p], f"a state resampled for player {p} must look the same to them"
+        assert sample.history == [], "a determinisation carries no history (it may hold hidden outcomes)"
         assert sample.view(None) == views[None], "a resampled state must look the same to a spectator"
         assert sample.current_player() == state.current_player()
         assert sample.legal_actions(p) == state.legal_actions(p), "resampling changed the player's choices"

@@ -205,10 +205,19 @@ class State(ABC):
         return f"{self._action_text_safe(action, player)!r} is not legal now"
 
     def resample(self, player: int, rng: random.Random) -> State:
-        """A full state consistent with ``player``'s view, hidden parts redrawn.
+        """A full state consistent with ``player``'s view, hidden parts redrawn (a determinisation).
 
-        Games without hidden information return a copy.
+        Its history is empty: the true history may hold what ``player`` never saw
+        (cards removed unseen, choices not yet revealed), and a determinisation's
+        past is invented anyway.
         """
+        new = self._resample(player, rng)
+        new.history = []
+        new._legal = None
+        return new
+
+    def _resample(self, player: int, rng: random.Random) -> State:
+        """Hook: a copy with what ``player`` can't see redrawn (no hidden information: a copy)."""
         return self.clone()
 
     # ------------------------------------------------------------ the contract

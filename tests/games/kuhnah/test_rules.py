@@ -476,3 +476,16 @@ def test_lighter_left_support_matches_by_symbol_or_jaguar(
         state = taking(position(game, quarry=["15a", "25b"], pyramids={0: {(1, 1): "11a", (1, 2): "22a"}}), 0)
         with pytest.raises(IllegalActionError, match="under its left half is lighter"):
             state.apply_text("row 2 pos 1")
+
+
+def test_a_determinisation_does_not_carry_the_true_removed_cards() -> None:
+    match = Match(game_with(2), seed=4)
+    match.resolve_chance()
+    det = match.determinisation(0)
+    assert det.history == [], "the true history names the cards removed unseen"
+    assert det.view(0) == match.state.view(0)
+    mid = game_with(2).new_initial_state()
+    for card in range(5):  # in the middle of the unseen removal
+        mid.apply_action(card)
+    rng = random.Random(3)
+    assert {tuple(mid.resample(0, rng).removed) for _ in range(8)} != {(0, 1, 2, 3, 4)}

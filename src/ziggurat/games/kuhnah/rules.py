@@ -496,17 +496,14 @@ class KuhNahState(State):
         new.wild_halves = self.wild_halves.copy()
         return new
 
-    def resample(self, player: int, rng: random.Random) -> KuhNahState:
+    def _resample(self, player: int, rng: random.Random) -> KuhNahState:
         """Redeal what ``player`` can't see: which unseen cards were removed and which are in the deck.
 
         Jade counts are private at the table but follow from the public moves
         (everyone starts with 8; every jade placed and taken is seen), so they
         are kept.
         """
-        new = self.clone()
-        assert isinstance(new, KuhNahState)
-        if self.phase == SETUP_REMOVE:
-            return new  # nothing is known yet beyond counts; removal continues by chance
+        new = self._copy()
         pool = new.deck + new.removed
         rng.shuffle(pool)
         k = len(new.deck)

@@ -938,23 +938,15 @@ class KukulkanState(State):
         new.last = self.last
         return new
 
-    def resample(self, player: int | None, rng: random.Random) -> KukulkanState:
+    def _resample(self, player: int | None, rng: random.Random) -> KukulkanState:
         """A state consistent with ``player``'s view: the other players' pending choices redrawn.
 
         A player whose choice is complete (the view says so) gets a random complete legal
-        choice; one still choosing gets an empty one. The history is rewritten to match:
-        up to this round's roll, then ``player``'s own decisions, then the new ones.
+        choice; one still choosing gets an empty one.
         """
         new = self._copy()
-        new.history = self.history.copy()
-        new._legal = None
         if self.phase != CHOOSE:
             return new
-        hist = self.history
-        i = len(hist) - 1
-        while i >= 0 and hist[i][0] != CHANCE:
-            i -= 1
-        history = hist[: i + 1] + [h for h in hist[i + 1 :] if h[0] == player]
         for q in range(self.game.num_players):
             if q == player:
                 continue
@@ -964,8 +956,6 @@ class KukulkanState(State):
                     legal = new._legal_actions(q)
                     a = legal[int(rng.random() * len(legal))]
                     new._apply(a, q)
-                    history.append((q, a))
-        new.history = history
         return new
 
     def _pending_json(self, p: int, help_: int, val: int, kind: int, target: int, trail: tuple[int, ...]) -> dict:

@@ -546,7 +546,7 @@ class LucentState(State):
         new.cached = self.cached  # never mutated, only replaced
         return new
 
-    def resample(self, player: int, rng: random.Random) -> LucentState:
+    def _resample(self, player: int, rng: random.Random) -> LucentState:
         """Redeal what ``player`` can't see, consistently with everything public.
 
         Hidden: the other players' hands, the gems removed by the wildcards
@@ -558,8 +558,6 @@ class LucentState(State):
         """
         g = self.game
         new = self._copy()
-        new.history = self.history.copy()
-        new._legal = None
         if self.phase == REMOVE:
             cards = self.deck + self.removed
             rng.shuffle(cards)

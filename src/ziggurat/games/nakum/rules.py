@@ -1002,15 +1002,13 @@ class NakumState(State):
         new.passes = self.passes
         return new
 
-    def resample(self, player: int, rng: random.Random) -> NakumState:
+    def _resample(self, player: int, rng: random.Random) -> NakumState:
         """Redeal what ``player`` can't see: the other players' heritage hands (and hidden setup choices).
 
         Tiles and decks hold nothing to redraw: a face-down tile is only decided
         when revealed, and the decks are unordered sets known to everyone.
         """
         new = self._copy()
-        new.history = self.history.copy()
-        new._legal = None
         others = [q for q in range(self.game.num_players) if q != player]
         pool = self.box.copy()
         for q in others:
