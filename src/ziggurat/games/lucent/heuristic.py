@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from ziggurat.core.game import State
-from ziggurat.games.lucent.rules import ABOVE, NUM_SLOTS, SUPPORTS, WIDTH, LucentState
+from ziggurat.games.lucent.rules import ABOVE, NUM_SLOTS, WIDTH, LucentState, open_slots
 
 # exact search: start when both hands together hold at most this many cards
 SOLVE_CARDS = 22
@@ -59,18 +59,7 @@ class _Board:
 
     def slots(self) -> list[tuple[int, int]]:
         """Open slots with the mask of kinds that fit."""
-        out = []
-        if self.lo > 0:
-            out.append((self.lo - 1, self.all_mask))
-        if self.hi < WIDTH - 1:
-            out.append((self.hi + 1, self.all_mask))
-        pyr = self.pyr
-        allow = self.allow
-        nk = self.nk
-        for s in self.upper:
-            a, b = SUPPORTS[s]
-            out.append((s, allow[pyr[a] * nk + pyr[b]]))
-        return out
+        return open_slots(self.lo, self.hi, self.pyr, self.upper, self.allow, self.nk, self.all_mask)
 
     def play(self, kind: int, slot: int, player: int) -> tuple[int, int, list[int]]:
         undo: tuple[int, int, list[int]] = (self.lo, self.hi, [])

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
@@ -107,6 +107,25 @@ SPEC = GameSpec(
 
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
+
+
+def open_slots(
+    lo: int, hi: int, pyr: Sequence[int], upper: Iterable[int], allow: Sequence[int], nk: int, all_mask: int
+) -> list[tuple[int, int]]:
+    """Open slots once the Focus Gem is down, each with the mask of kinds that may go there.
+
+    ``lo``..``hi`` is the placed base; ``upper`` the open upper slots (both supports placed);
+    ``allow[a * nk + b]`` the kinds that fit over supports of kinds ``a`` and ``b``.
+    """
+    out = []
+    if lo > 0:
+        out.append((lo - 1, all_mask))
+    if hi < WIDTH - 1:
+        out.append((hi + 1, all_mask))
+    for s in upper:
+        a, b = SUPPORTS[s]
+        out.append((s, allow[pyr[a] * nk + pyr[b]]))
+    return out
 
 
 class LucentGame(Game):
@@ -277,18 +296,7 @@ class LucentState(State):
         g = self.game
         if self.lo < 0:
             return [(FOCUS, g.all_mask)]
-        out = []
-        if self.lo > 0:
-            out.append((self.lo - 1, g.all_mask))
-        if self.hi < WIDTH - 1:
-            out.append((self.hi + 1, g.all_mask))
-        pyr = self.pyramid
-        allow = g.allow_pair
-        k = g.num_kinds
-        for s in self.upper:
-            a, b = SUPPORTS[s]
-            out.append((s, allow[pyr[a] * k + pyr[b]]))
-        return out
+        return open_slots(self.lo, self.hi, self.pyramid, self.upper, g.allow_pair, g.num_kinds, g.all_mask)
 
     def _plays(self, player: int) -> list[int]:
         """Legal plays of ``player`` (kind * 45 + slot), ascending."""
