@@ -3,7 +3,8 @@
 Each game may register ``ENTRY.heuristic(state, player, rng) -> action``, a
 policy written from its rules. Games without one get :func:`lookahead`: try
 every legal action on a copy, let chance fall (sampled), and keep the action
-whose resulting position evaluates best for the player.
+whose resulting position evaluates best for the player (by the game's
+registered ``value``, see :func:`position_value`).
 """
 
 from __future__ import annotations
@@ -12,25 +13,37 @@ import random
 from typing import Any
 
 from ziggurat.core.bot import Bot
-from ziggurat.core.errors import NotOverError, UnknownGameError
+from ziggurat.core.errors import UnknownGameError
 from ziggurat.core.game import CHANCE, Game, State
-from ziggurat.core.registry import Heuristic, get_game, register_bot
+from ziggurat.core.registry import Evaluator, Heuristic, get_game, register_bot
 
 
-def position_value(state: State, player: int) -> float:
-    """How good ``state`` looks for ``player``: the score margin over the best opponent.
-
-    Uses the game's final scores at the end, and the same scoring applied to an
-    unfinished position where the game allows it; 0 if it cannot be evaluated.
-    """
+def evaluator_for(game: Game) -> Evaluator:
+    """The game's registered ``value(state, player)``, or final scores only (0 before the end)."""
     try:
-        scores = state.scores() if state.is_terminal() else state._scores()
-    except (NotOverError, NotImplementedError, AttributeError, KeyError, IndexError, TypeError, ValueError):
-        return 0.0
+        v = get_game(game.spec.id).value
+    except UnknownGameError:
+        v = None
+    return v if v is not None else _final_score
+
+
+def _final_score(state: State, player: int) -> float:
+    return state.scores()[player] if state.is_terminal() else 0.0
+
+
+def position_value(state: State, player: int, value: Evaluator | None = None) -> float:
+    """How good ``state`` looks for ``player``: their value less the best opponent's.
+
+    ``value`` defaults to the game's registered evaluation (final scores at the
+    end, the game's estimate before); scores where lower wins count negated.
+    """
+    v = value if value is not None else evaluator_for(state.game)
     sign = -1.0 if state.game.spec.lower_score_wins else 1.0
-    mine = sign * scores[player]
-    others = [sign * s for p, s in enumerate(scores) if p != player]
-    return mine - (max(others) if others else 0.0)
+    n = state.num_players
+    mine = sign * v(state, player)
+    if n == 1:
+        return mine
+    return mine - max(sign * v(state, q) for q in range(n) if q != player)
 
 
 def lookahead(state: State, player: int, rng: random.Random, samples: int = 2) -> int:
@@ -38,6 +51,7 @@ def lookahead(state: State, player: int, rng: random.Random, samples: int = 2) -
     legal = state.legal_actions(player)
     if len(legal) == 1:
         return legal[0]
+    evaluate = evaluator_for(state.game)
     best: list[int] = []
     best_value = -float("inf")
     for action in legal:
@@ -47,7 +61,7 @@ def lookahead(state: State, player: int, rng: random.Random, samples: int = 2) -
             child.apply_action(action, player)
             while child.current_player() == CHANCE:
                 child.apply_action(child.sample_chance(rng))
-            total += position_value(child, player)
+            total += position_value(child, player, evaluate)
         value = total / samples
         if value > best_value + 1e-9:
             best, best_value = [action], value

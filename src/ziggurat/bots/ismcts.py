@@ -40,15 +40,29 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.bot import Bot
+from ziggurat.core.errors import UnknownGameError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.outcome import ranks_from_keys, returns_from_ranks
-from ziggurat.core.registry import register_bot
+from ziggurat.core.registry import get_game, register_bot
 
 PLAYOUTS = ("random", "heuristic")
 REWARDS = ("mixed", "returns", "margin")
+CUTS = ("end", "chance")
+DEFAULTS: dict[str, Any] = {
+    "c": 1.0,
+    "playout": "random",
+    "epsilon": 0.2,
+    "reward": "mixed",
+    "reuse": True,
+    "depth": None,
+    "cut": "end",
+    "prior": 1.0,
+    "prior_visits": 4,
+}
 SIM_EXPLORE = 0.1  # share of uniformly random picks at simultaneous nodes
 PRIOR_VISITS = 20.0  # the heuristic's bonus halves after this many visits of its action
 
@@ -64,6 +78,14 @@ class _Node:
         self.total = 0.0
         # decoupled statistics at a simultaneous node: player -> action -> [visits, total, avail]
         self.sim: dict[int, dict[int, list[float]]] | None = None
+
+
+def search_defaults(game: Game) -> Mapping[str, Any]:
+    """The IS-MCTS options the game registered as its defaults (none for an unregistered game)."""
+    try:
+        return get_game(game.spec.id).search
+    except UnknownGameError:
+        return {}
 
 
 def _key(actor: int, action: int) -> int:
@@ -94,9 +116,13 @@ class ISMCTSBot(Bot):
     heuristic's action at each tree node, default 1; 0 = off; asked once a
     node has ``prior_visits`` visits, default 4: most leaves are never
     revisited, so a costly heuristic is not paid for them), ``depth`` (cut
-    playouts after that many decisions and judge the position by the game's
-    scoring so far; default: play to the end). The same seed and an iteration
-    budget give the same moves.
+    playouts after that many decisions, 0 = judge the new leaf itself;
+    default: no limit) and ``cut`` (``end``: play to the end or ``depth``;
+    ``chance``: also stop at the next chance event, e.g. Nakum's Night). A
+    playout cut short is judged by the game's registered ``value`` instead of
+    its final scores. A game may register its own defaults for these options
+    (``GameEntry.search``); options given here win. The same seed and an
+    iteration budget give the same moves.
     """
 
     name = "ismcts"
@@ -108,34 +134,34 @@ class ISMCTSBot(Bot):
         seed: int | str | None = None,
         iterations: int | str | None = None,
         seconds: float | str | None = None,
-        c: float | str = 1.0,
-        playout: str = "random",
-        epsilon: float | str = 0.2,
-        reward: str = "mixed",
-        reuse: bool | str = True,
-        depth: int | str | None = None,
-        prior: float | str = 1.0,
-        prior_visits: int | str = 4,
-        **params: Any,
+        **options: Any,
     ):
-        super().__init__(game, player, seed, **params)
+        chosen = {name: options.pop(name) for name in list(options) if name in DEFAULTS}
+        super().__init__(game, player, seed, **options)  # anything left over is not an option: an error
+        settings = {**DEFAULTS, **search_defaults(game), **chosen}
+        c, playout, epsilon, reward = settings["c"], settings["playout"], settings["epsilon"], settings["reward"]
+        reuse, depth, cut = settings["reuse"], settings["depth"], settings["cut"]
+        prior, prior_visits = settings["prior"], settings["prior_visits"]
         if iterations is None and seconds is None:
             iterations = 1000
         self.iterations = None if iterations is None else int(_float("iterations", iterations, 1, 10**9))
         self.seconds = None if seconds is None else _float("seconds", seconds, 0.0, 10**6)
         self.c = _float("c", c, 0.0, 100.0)
         self.epsilon = _float("epsilon", epsilon, 0.0, 1.0)
-        self.depth = None if depth in (None, "none", "") else int(_float("depth", depth, 1, 10**9))
+        self.depth = None if depth in (None, "none", "") else int(_float("depth", depth, 0, 10**9))
         if playout not in PLAYOUTS:
             raise ValueError(f"ismcts option playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
+        if cut not in CUTS:
+            raise ValueError(f"ismcts option cut must be one of {', '.join(CUTS)}, not {cut!r}")
         if reward not in REWARDS:
             raise ValueError(f"ismcts option reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if isinstance(reuse, str):
             if reuse.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise ValueError(f"ismcts option reuse takes true or false, not {reuse!r}")
             reuse = reuse.lower() in ("true", "1", "yes")
-        self.playout = playout
-        self.reward = reward
+        self.playout = str(playout)
+        self.reward = str(reward)
+        self.stop_at_chance = cut == "chance"
         spec = game.spec
         self.hidden = spec.has_hidden_information
         self.reuse = bool(reuse) and not spec.has_hidden_information and not spec.has_simultaneous_moves
@@ -148,6 +174,9 @@ class ISMCTSBot(Bot):
 
             self._heuristic = heuristic_for(game)
         self._playout_policy = self._heuristic if playout == "heuristic" else None
+        from ziggurat.bots.greedy import evaluator_for
+
+        self._value = evaluator_for(game)
         self._margin_scale = 1.0
         self._margin_mean = 0.0
         self._margin_n = 0
@@ -353,9 +382,12 @@ class ISMCTSBot(Bot):
         h = self._playout_policy
         eps = self.epsilon
         left = self.depth if self.depth is not None else -1
+        stop_at_chance = self.stop_at_chance
         while True:
             cur = state.current_player()
             if left == 0 and cur != CHANCE:
+                return
+            if stop_at_chance and cur == CHANCE:
                 return
             left -= 1
             if cur >= 0:
@@ -377,17 +409,16 @@ class ISMCTSBot(Bot):
                 return
 
     def _rewards(self, state: State) -> list[float]:
-        """Per-player reward in [-1, 1] at a terminal state."""
+        """Per-player reward in [-1, 1] at a terminal state, or at a playout cut at ``depth``."""
         mode = self.reward
         if state.is_terminal():
             returns = state.returns()
-            scores = state.scores()
-        else:  # a playout cut at ``depth``: judge the position by the game's own scoring so far
-            try:
-                scores = state._scores()
-                returns = list(returns_from_ranks(ranks_from_keys(state._rank_keys())))
-            except Exception:
-                return [0.0] * state.num_players
+            scores: Sequence[float] = state.scores()
+        else:  # a playout cut at ``depth``: the game's evaluation stands in for the final scores
+            value = self._value
+            scores = [value(state, p) for p in range(state.num_players)]
+            sign = self.sign
+            returns = list(returns_from_ranks(ranks_from_keys([(sign * v,) for v in scores])))
         if mode == "returns":
             return returns
         sign = self.sign

@@ -16,7 +16,7 @@ import importlib
 import pkgutil
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ziggurat.core.errors import UnknownGameError
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ziggurat.core.game import Game, State
 
 Heuristic = Callable[["State", int, "random.Random"], int]
+Evaluator = Callable[["State", int], float]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,12 @@ class GameEntry:
     ``tensor(game, view)`` encodes a player's view as a flat list of floats of
     length ``tensor_size(game)`` (the same for every view of that game), for
     learning and for OpenSpiel's observation tensors.
+    ``value(state, player)`` is how the game stands for ``player`` in the
+    game's own points: their final score once the game is over, an estimate of
+    it before (points so far plus what their position is worth). Search bots
+    judge a playout cut short by it, and the generic lookahead ranks moves by it.
+    ``search`` holds the game's default options for the ``ismcts`` bot (the
+    settings measured best for it; a user's options win).
     """
 
     game_class: type[Game]
@@ -49,6 +56,8 @@ class GameEntry:
     heuristic: Heuristic | None = None
     tensor: Callable[[Game, Mapping[str, Any]], list[float]] | None = None
     tensor_size: Callable[[Game], int] | None = None
+    value: Evaluator | None = None
+    search: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

@@ -2,7 +2,7 @@
 
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.kuhnah.encode import tensor, tensor_size
-from ziggurat.games.kuhnah.heuristic import heuristic
+from ziggurat.games.kuhnah.heuristic import heuristic, value
 from ziggurat.games.kuhnah.render import render
 from ziggurat.games.kuhnah.rules import SPEC, KuhNahGame, KuhNahState
 
@@ -28,7 +28,13 @@ Variant jade-wild: the jaguar is an ordinary animal; once per game, after taking
 """
 
 ENTRY = GameEntry(
-    game_class=KuhNahGame, rules=RULES, render=render, heuristic=heuristic, tensor=tensor, tensor_size=tensor_size
+    game_class=KuhNahGame,
+    rules=RULES,
+    render=render,
+    heuristic=heuristic,
+    tensor=tensor,
+    tensor_size=tensor_size,
+    value=value,
 )
 
 __all__ = ["ENTRY", "SPEC", "KuhNahGame", "KuhNahState"]

@@ -95,3 +95,10 @@ def heuristic(state: State, player: int, rng: random.Random) -> int:
     theirs = {s: best_placement(state, nxt, state.quarry[s])[0] - state.quarry_jade[s] for s in slots}
     target = max(slots, key=lambda s: (theirs[s] - 0.5 * costs[s], rng.random()))
     return JADE_ON + target
+
+
+def value(state: State, player: int) -> float:
+    """``player``'s score as it stands (uncovered values less jade; lower is better): final at the end."""
+    assert isinstance(state, KuhNahState)
+    card_value = state.game.value
+    return float(sum(card_value[c] for c in state.uncovered(player)) - state.jade[player])

@@ -2,7 +2,7 @@
 
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.kukulkan.encode import tensor, tensor_size
-from ziggurat.games.kukulkan.heuristic import heuristic
+from ziggurat.games.kukulkan.heuristic import heuristic, value
 from ziggurat.games.kukulkan.render import render
 from ziggurat.games.kukulkan.rules import SPEC, KukulkanGame, KukulkanState
 
@@ -41,6 +41,7 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    value=value,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "KukulkanGame", "KukulkanState"]

@@ -72,3 +72,9 @@ def _score(st: KukulkanState, p: int, a: int) -> float:
     if any(t > m for _, t in st._writable(p)):
         return 45.0 if free else 15.0
     return 9.0 if free else 1.0
+
+
+def value(state: State, player: int) -> float:
+    """``player``'s points so far (marked blocks and bonuses): the final score at the end."""
+    assert isinstance(state, KukulkanState)
+    return float(state.score(player))

@@ -2,7 +2,7 @@
 
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.lucent.encode import tensor, tensor_size
-from ziggurat.games.lucent.heuristic import heuristic
+from ziggurat.games.lucent.heuristic import heuristic, value
 from ziggurat.games.lucent.render import render
 from ziggurat.games.lucent.rules import SPEC, LucentGame, LucentState
 
@@ -35,6 +35,7 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    value=value,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "LucentGame", "LucentState"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 
 from ziggurat.core.game import State
-from ziggurat.games.lucent.rules import ABOVE, NUM_SLOTS, WIDTH, LucentState, open_slots
+from ziggurat.games.lucent.rules import ABOVE, NUM_SLOTS, PLAY, WIDTH, LucentState, open_slots
 
 # exact search: start when both hands together hold at most this many cards
 SOLVE_CARDS = 22
@@ -247,3 +247,17 @@ def evaluate(state: LucentState, action: int, player: int) -> float:
     others = [(player + i) % n for i in range(1, n)]
     others = [q for q in others if not state.out[q] and state.sizes[q]]
     return _score(_Board(state), state, action, player, others)
+
+
+def value(state: State, player: int) -> float:
+    """``player``'s final score at the end; before it, an even share of the last-placer point among the
+    players still in (none once out) and, with ``points``, the point for an emptied hand."""
+    assert isinstance(state, LucentState)
+    if state.is_terminal():
+        return state.scores()[player]
+    g = state.game
+    still_in = sum(1 for q in range(g.num_players) if not state.out[q])
+    v = 0.0 if state.out[player] else 1.0 / still_in
+    if g.points and state.sizes[player] == 0 and state.phase == PLAY:
+        v += 1.0
+    return v

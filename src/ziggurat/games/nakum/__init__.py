@@ -2,7 +2,7 @@
 
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.nakum.encode import tensor, tensor_size
-from ziggurat.games.nakum.heuristic import heuristic
+from ziggurat.games.nakum.heuristic import heuristic, value
 from ziggurat.games.nakum.render import render
 from ziggurat.games.nakum.rules import SPEC, NakumGame, NakumState
 
@@ -51,6 +51,10 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    value=value,
+    # measured (docs/bots.md): random playouts to the end of the Day, then judged by ``value``,
+    # beat playouts to the end of the game (random Nakum players barely ever finish it)
+    search={"cut": "chance"},
 )
 
 __all__ = ["ENTRY", "SPEC", "NakumGame", "NakumState"]

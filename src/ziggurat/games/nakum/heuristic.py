@@ -30,8 +30,10 @@ def relative_value(state: NakumState, p: int) -> float:
     return value(state, p) - max(others)
 
 
-def value(state: NakumState, p: int) -> float:
-    """How good ``state`` is for player ``p`` (points, plus potential while the game goes on)."""
+def value(state: State, p: int) -> float:
+    """How good ``state`` is for player ``p`` in points: the final score at the end, before it points so far
+    plus what resources, workers, heritage cards and a nearly paid offering are worth for the rest of the game."""
+    assert isinstance(state, NakumState)
     parts = state.score_parts(p)
     score = float(sum(parts.values()))
     if state.phase == OVER:

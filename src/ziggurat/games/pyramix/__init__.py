@@ -2,7 +2,7 @@
 
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.pyramix.encode import tensor, tensor_size
-from ziggurat.games.pyramix.heuristic import heuristic
+from ziggurat.games.pyramix.heuristic import heuristic, value
 from ziggurat.games.pyramix.render import render
 from ziggurat.games.pyramix.rules import SPEC, PyramixGame, PyramixState
 
@@ -28,7 +28,13 @@ Score   Cobras in the tray leave play with the tray cubes sharing an edge with t
 """
 
 ENTRY = GameEntry(
-    game_class=PyramixGame, rules=RULES, render=render, heuristic=heuristic, tensor=tensor, tensor_size=tensor_size
+    game_class=PyramixGame,
+    rules=RULES,
+    render=render,
+    heuristic=heuristic,
+    tensor=tensor,
+    tensor_size=tensor_size,
+    value=value,
 )
 
 __all__ = ["ENTRY", "SPEC", "PyramixGame", "PyramixState"]

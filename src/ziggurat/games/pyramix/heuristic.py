@@ -50,3 +50,9 @@ def heuristic(state: State, player: int, rng: random.Random) -> int:
         elif abs(value - best_value) <= 1e-9:
             best.append(move)
     return best[int(rng.random() * len(best))]
+
+
+def value(state: State, player: int) -> float:
+    """``player``'s score if the game ended now (cubes taken plus the tray colours their ankhs would win)."""
+    assert isinstance(state, PyramixState)
+    return float(state.score_now()[player])
