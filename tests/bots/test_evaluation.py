@@ -57,8 +57,9 @@ def test_nakum_value_counts_resources_and_workers_before_the_end() -> None:
     g = make_game("nakum", 2)
     m = Match(g, 3)
     m.resolve_chance()
-    while m.state.current_player() != 0 or isinstance(m.state, NakumState) and m.state.round < 1:
-        m.apply(m.state.legal_actions(m.state.players_to_move()[0])[0], m.state.players_to_move()[0])
+    while m.state.current_player() != 0:  # past the simultaneous heritage choice, player 1 to place
+        mover = m.state.players_to_move()[0]
+        m.apply(m.state.legal_actions(mover)[0], mover)
         m.resolve_chance()
     s = m.state
     assert isinstance(s, NakumState)

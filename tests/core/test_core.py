@@ -14,6 +14,7 @@ from ziggurat.core import (
     OptionSpec,
     PlayerCountError,
     RecordError,
+    UnknownBotError,
     UnknownGameError,
     get_game,
     make_bot,
@@ -41,7 +42,7 @@ def test_registry_finds_games_by_id_name_and_alias() -> None:
         assert get_game(name).id == "kuhnah"
     with pytest.raises(UnknownGameError, match="no game called 'chess'"):
         get_game("chess")
-    with pytest.raises(UnknownGameError, match="no bot called 'deep-blue'"):
+    with pytest.raises(UnknownBotError, match="no bot called 'deep-blue'"):
         make_bot("deep-blue", make_game("kuhnah", 2), 0)
 
 

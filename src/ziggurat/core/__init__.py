@@ -12,6 +12,7 @@ from ziggurat.core.errors import (
     ParseActionError,
     PlayerCountError,
     RecordError,
+    UnknownBotError,
     UnknownGameError,
     ZigguratError,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "PlayerCountError",
     "RecordError",
     "State",
+    "UnknownBotError",
     "UnknownGameError",
     "ZigguratError",
     "bot_names",

@@ -18,7 +18,14 @@ class ConfigError(ZigguratError, ValueError):
 
 
 class UnknownGameError(ConfigError, KeyError):
-    """No game (or bot) is registered under that id or alias."""
+    """No game is registered under that id or alias."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownBotError(ConfigError, KeyError):
+    """No bot is registered under that name."""
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message
         return str(self.args[0]) if self.args else ""

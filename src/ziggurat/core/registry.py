@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ziggurat.core.errors import UnknownGameError
+from ziggurat.core.errors import UnknownBotError, UnknownGameError
 
 if TYPE_CHECKING:
     import random
@@ -151,7 +151,7 @@ def get_bot(name: str) -> BotEntry:
     _discover()
     entry = _bots.get(name.strip().lower())
     if entry is None:
-        raise UnknownGameError(f"no bot called {name!r} (bots: {', '.join(bot_names())})")
+        raise UnknownBotError(f"no bot called {name!r} (bots: {', '.join(bot_names())})")
     return entry
 
 
