@@ -17,18 +17,19 @@ class ConfigError(ZigguratError, ValueError):
     """A game could not be set up as asked (players, options, game id)."""
 
 
-class UnknownGameError(ConfigError, KeyError):
+class _NameNotFound(ConfigError, KeyError):
+    """A lookup by name failed (a KeyError whose message is printed unquoted)."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownGameError(_NameNotFound):
     """No game is registered under that id or alias."""
 
-    def __str__(self) -> str:  # KeyError would otherwise quote the message
-        return str(self.args[0]) if self.args else ""
 
-
-class UnknownBotError(ConfigError, KeyError):
+class UnknownBotError(_NameNotFound):
     """No bot is registered under that name."""
-
-    def __str__(self) -> str:  # KeyError would otherwise quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 class PlayerCountError(ConfigError):
