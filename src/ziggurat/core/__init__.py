@@ -18,7 +18,7 @@ from ziggurat.core.errors import (
 )
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.match import Match, random_playout
-from ziggurat.core.outcome import Outcome
+from ziggurat.core.outcome import Outcome, scores_line
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import (
     GameEntry,
@@ -68,5 +68,6 @@ __all__ = [
     "random_playout",
     "register_bot",
     "register_game",
+    "scores_line",
     "seeded_rng",
 ]

@@ -30,6 +30,18 @@ class Outcome:
         return {"scores": list(self.scores), "ranks": list(self.ranks), "winners": list(self.winners)}
 
 
+def scores_line(scores: Sequence[float], ranks: Sequence[int]) -> str:
+    """The final scores as one line for a front end (whole points shown without decimals).
+
+    >>> scores_line([12.0, 17.5], [2, 1])
+    'P1 12 (rank 2), P2 17.5 (rank 1)'
+    """
+    return ", ".join(
+        f"P{p + 1} {int(s) if float(s).is_integer() else s} (rank {r})"
+        for p, (s, r) in enumerate(zip(scores, ranks, strict=True))
+    )
+
+
 def ranks_from_keys(keys: Sequence[Sequence[float]]) -> tuple[int, ...]:
     """Competition ranks from per-player keys where a larger key is better.
 

@@ -10,6 +10,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ziggurat.core.outcome import scores_line
+
 CARD_WIDTH = 10
 _COLOURS = ["green", "magenta", "cyan", "yellow", "bright_red", "blue", "white"]
 
@@ -99,14 +101,5 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
         legend += f" The {wild} (Ja) is wild."
     parts.append(Text(legend, style="dim"))
     if "scores" in view:
-        parts.append(
-            Text(
-                "Scores (lowest wins): "
-                + ", ".join(
-                    f"P{p + 1} {int(s)} (rank {r})"
-                    for p, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
-                ),
-                style="bold",
-            )
-        )
+        parts.append(Text("Scores (lowest wins): " + scores_line(view["scores"], view["ranks"]), style="bold"))
     return Group(*parts)

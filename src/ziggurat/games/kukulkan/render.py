@@ -16,6 +16,8 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 
+from ziggurat.core.outcome import scores_line
+
 UNIT = 7  # point column (2) + span (5)
 _JOINTS = {
     0: "·", 1: "╹", 2: "╻", 3: "┃", 4: "╸", 5: "┛", 6: "┓", 7: "┫",
@@ -174,7 +176,6 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
     parts.append(Text("Blocks: number (✗ marked), id, label A–D, * vertical axis, ° external. "
                       "Dotted segments show their number: 12 is 'draw s12'.", style="dim"))  # fmt: skip
     if view["phase"] == "over":
-        parts.append(Text(f"Game over: {view['end']}. Scores: " + ", ".join(
-            f"P{q + 1} {int(s)} (rank {r})" for q, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
-        ), style="bold"))  # fmt: skip
+        scores = scores_line(view["scores"], view["ranks"])
+        parts.append(Text(f"Game over: {view['end']}. Scores: {scores}", style="bold"))
     return Group(*parts)

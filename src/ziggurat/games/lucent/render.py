@@ -14,6 +14,8 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 
+from ziggurat.core.outcome import scores_line
+
 CELL = 6
 _STYLES = {
     "red": "bold white on red",
@@ -135,14 +137,5 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
     legend = "Open slots show what may go there: R/B+ = a red or blue gem, or a Wildcard/Geomancer (+); 5* = focus."
     parts.append(Text(legend, style="dim"))
     if "scores" in view:
-        parts.append(
-            Text(
-                "Scores: "
-                + ", ".join(
-                    f"P{p + 1} {int(s)} (rank {r})"
-                    for p, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
-                ),
-                style="bold",
-            )
-        )
+        parts.append(Text("Scores: " + scores_line(view["scores"], view["ranks"]), style="bold"))
     return Group(*parts)

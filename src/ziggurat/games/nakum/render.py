@@ -10,6 +10,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ziggurat.core.outcome import scores_line
+
 COLOURS = ["green", "yellow", "cyan", "magenta"]
 
 
@@ -132,14 +134,5 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
         )
     parts.append(table)
     if "scores" in view:
-        parts.append(
-            Text(
-                "Scores: "
-                + ", ".join(
-                    f"P{p + 1} {int(s)} (rank {r})"
-                    for p, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
-                ),
-                style="bold",
-            )
-        )
+        parts.append(Text("Scores: " + scores_line(view["scores"], view["ranks"]), style="bold"))
     return Group(*parts)

@@ -16,6 +16,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ziggurat.core.outcome import scores_line
 from ziggurat.games.pyramix.geometry import LAYER_LETTERS, layer_rows
 
 CELL = 8
@@ -130,15 +131,6 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
     else:
         out = view.get("tray_out", [])
         parts.append(Text("Tray cubes out of play next to a cobra: " + (" ".join(out) if out else "none")))
-        parts.append(
-            Text(
-                "Final scores: "
-                + ", ".join(
-                    f"P{p + 1} {int(s)} (rank {r})"
-                    for p, (s, r) in enumerate(zip(view["scores"], view["ranks"], strict=True))
-                ),
-                style="bold",
-            )
-        )
+        parts.append(Text("Final scores: " + scores_line(view["scores"], view["ranks"]), style="bold"))
     parts.append(Text(legend(view), style="dim"))
     return Group(*parts)
