@@ -110,8 +110,13 @@ def _check_rejections(state: State, player: int, legal: list[int], rng: random.R
 
 def _check_views(state: State, rng: random.Random) -> None:
     views = {p: state.view(p) for p in [None, *range(state.num_players)]}
+    entry = get_game(state.game.spec.id)
     for view in views.values():
         json.dumps(view)  # JSON-ready
+        if entry.tensor is not None and entry.tensor_size is not None:
+            vec = entry.tensor(state.game, view)
+            assert len(vec) == entry.tensor_size(state.game), "every tensor of a game has the same length"
+            assert all(0.0 <= x <= 1.0 for x in vec), "tensor values lie in [0, 1] (the adapters' Box bounds)"
     assert json.loads(json.dumps(views[None])) == views[None], "views must survive JSON unchanged"
     for p in range(state.num_players):
         before = _snapshot(state)

@@ -39,9 +39,9 @@ class GameEntry:
     can't leak into the drawing) into something ``rich`` can print.
     ``heuristic(state, player, rng)`` is the game's one-move-ahead policy used by
     the ``greedy`` bot. ``rules`` is a one-screen summary for ``ziggurat rules``.
-    ``tensor(game, view)`` encodes a player's view as a flat list of floats of
-    length ``tensor_size(game)`` (the same for every view of that game), for
-    learning and for OpenSpiel's observation tensors.
+    ``tensor(game, view)`` encodes a player's view as a flat list of floats in
+    [0, 1] of length ``tensor_size(game)`` (the same for every view of that
+    game), for learning and for OpenSpiel's observation tensors.
     ``value(state, player)`` is how the game stands for ``player`` in the
     game's own points: their final score once the game is over, an estimate of
     it before (points so far plus what their position is worth). Search bots

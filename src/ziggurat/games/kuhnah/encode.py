@@ -4,6 +4,9 @@ Players are listed from the viewer's seat on (the viewer first), so the same
 situation encodes the same way whatever seat the viewer has. Layout:
 
 * phase (turn, place, other), the seat to move relative to the viewer (one-hot);
+Every number lies in [0, 1] (values over the deck's highest value, counts over
+the deck size, jade over all the jade in the game).
+
 * deck and removed counts; each player's jade (0 with a "hidden" bit when unseen);
 * the two Quarry cards and the taken card: present, value, left/right symbol
   one-hots (a wild half is its own symbol), jade on it;
@@ -17,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ziggurat.core.game import Game
-from ziggurat.games.kuhnah.rules import KuhNahGame
+from ziggurat.games.kuhnah.rules import START_JADE, KuhNahGame
 
 CARD_FEATURES = 2 + 2 * 6 + 1
 CELL_FEATURES = 4
@@ -43,12 +46,12 @@ def _symbol(game: KuhNahGame, card: Mapping[str, Any], half: int) -> int:
     return game.symbol_names.index(card["left" if half == 0 else "right"])
 
 
-def _card(game: KuhNahGame, card: Mapping[str, Any] | None, jade_scale: float) -> list[float]:
+def _card(game: KuhNahGame, card: Mapping[str, Any] | None, jade_scale: float, top: float) -> list[float]:
     out = [0.0] * CARD_FEATURES
     if card is None:
         return out
     out[0] = 1.0
-    out[1] = card["value"] / 30.0
+    out[1] = card["value"] / top
     out[2 + _symbol(game, card, 0)] = 1.0
     out[8 + _symbol(game, card, 1)] = 1.0
     out[14] = card.get("jade", 0) / jade_scale
@@ -61,19 +64,21 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
     n = game.num_players
     me = view["player"] if view["player"] is not None else 0
     order = [(me + k) % n for k in range(n)]
-    jade_scale = 8.0 * n
+    jade_scale = float(START_JADE * n)  # all the jade in the game
+    top = float(max(max(game.value), 1))  # the deck's highest card value
+    cards = float(game.num_cards)
     phase = view["phase"]
     out = [float(phase == "turn"), float(phase == "place"), float(phase not in ("turn", "place"))]
     to_move = [0.0] * n
     if view["to_move"] is not None:
         to_move[(view["to_move"] - me) % n] = 1.0
     out += to_move
-    out += [view["deck"] / 50.0, view["removed"] / 50.0]
+    out += [view["deck"] / cards, view["removed"] / cards]
     for p in order:
         jade = view["jade"][p]
         out += [0.0, 1.0] if jade is None else [jade / jade_scale, 0.0]
     for card in (*view["quarry"], view["taken"]):
-        out += _card(game, card, jade_scale)
+        out += _card(game, card, jade_scale, top)
     grid = {cell: i for i, cell in enumerate(_grid(game))}
     symbols = float(len(game.symbol_names))
     for p in order:
@@ -81,7 +86,7 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
         for card in view["pyramids"][p]:
             i = grid[(card["row"], card["pos"])] * CELL_FEATURES
             block[i] = 1.0
-            block[i + 1] = card["value"] / 30.0
+            block[i + 1] = card["value"] / top
             block[i + 2] = (_symbol(game, card, 0) + 1) / (symbols + 1)
             block[i + 3] = (_symbol(game, card, 1) + 1) / (symbols + 1)
         out += block

@@ -1,12 +1,12 @@
 """A fixed-length numeric encoding of a Kukulkán view (for learning and OpenSpiel).
 
 Layout (``P`` players, ``S`` segments, ``B`` blocks), players rotated so the
-viewer comes first (a spectator sees seat order):
+viewer comes first (a spectator sees seat order); every number lies in [0, 1]:
 
 * per player: drawn segments (S), per block numbered / value÷6 / marked (3B),
   helps used (3), permanent plus/minus one (1), bonuses claimed (5),
-  bonus points÷20 (1), choice complete this round (1);
-* the die, one-hot (6); phase one-hot (3); round÷100 (1);
+  bonus points÷20 capped at 1 (1), choice complete this round (1);
+* the die, one-hot (6); phase one-hot (3); round÷the backstop's last round (1);
 * the viewer's own pending choice: help (5), value (6), kind (5), trail (S).
 """
 
@@ -56,14 +56,14 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
         out += [1.0 if h in sh["helps_used"] else 0.0 for h in _HELPS]
         out.append(1.0 if sh["permanent_plus_minus"] else 0.0)
         out += [1.0 if b in sh["bonuses"] else 0.0 for b in _BONUSES]
-        out.append(sh["bonus_points"] / 20.0)
+        out.append(min(1.0, sh["bonus_points"] / 20.0))
         out.append(1.0 if view["chosen"][q] else 0.0)
     die = [0.0] * 6
     if view["die"]:
         die[view["die"] - 1] = 1.0
     out += die
     out += [1.0 if view["phase"] == ph else 0.0 for ph in _PHASES]
-    out.append(view["round"] / 100.0)
+    out.append(min(1.0, view["round"] / game.max_rounds))  # type: ignore[attr-defined]
     choice = view.get("choice")
     help_ = [0.0] * 5
     value = [0.0] * 6

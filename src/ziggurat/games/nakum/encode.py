@@ -1,6 +1,7 @@
 """A fixed-length numeric encoding of a Nakum view (for learning and OpenSpiel observation tensors).
 
-Built from the view only, so it carries exactly what the viewing player may see.
+Built from the view only, so it carries exactly what the viewing player may see. Every number
+lies in [0, 1].
 Layout (``P`` = 4 player slots, always, unused ones zero; ``T`` = 8 tiles):
 
 * phase one-hot (11), round / max rounds, viewer one-hot (P), to-move one-hot (P),
@@ -9,8 +10,8 @@ Layout (``P`` = 4 player slots, always, unused ones zero; ``T`` = 8 tiles):
 * per tile: basic space workers (2 x P), camp workers (P), camp active, covered options (3);
 * pyramid workers (P), Pituk workers (P) and favours used (2), start space (P), grow space (P);
 * market, offerings: one flag per card of each deck; deck sizes;
-* per player: maize, skins, masks (over their limits), points, workers, in hand, reserve,
-  sacrificed, heritage cards in hand, offerings made (flags), market cards bought (flags),
+* per player: maize, skins, masks (over their limits), points (/60, capped), workers, in hand,
+  reserve, sacrificed (/4), heritage cards in hand (/6, capped), offerings made (flags), market cards bought (flags),
   heritage cards played (flags);
 * the viewer's own heritage hand (flags).
 """
@@ -116,12 +117,12 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
             info["maize"] / limits["maize"],
             info["skins"] / limits["skins"],
             info["masks"] / limits["masks"],
-            info["points"] / 30,
+            min(1.0, info["points"] / 60),
             info["workers"] / 4,
             info["in_hand"] / 4,
             info["reserve"] / 4,
             info["sacrificed"] / 4,
-            info["heritage_in_hand"] / 3,
+            min(1.0, info["heritage_in_hand"] / 6),
         ]
         flags = [0.0] * len(c.offerings)
         for x in info["offerings"]:

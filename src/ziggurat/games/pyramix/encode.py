@@ -1,6 +1,6 @@
 """A Pyramix view as a flat list of floats (for learning and OpenSpiel observations).
 
-Layout (``K`` cube kinds, ``n`` players):
+Layout (``K`` cube kinds, ``n`` players; every number lies in [0, 1]):
 
 * per place (56, in index order): a one-hot of its cube's kind (all zero when
   empty), then 1.0 if the player to move may take it -- ``56 * (K + 1)``;
