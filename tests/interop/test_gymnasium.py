@@ -19,7 +19,7 @@ def test_check_env(case: tuple[str, int]) -> None:
     gid, players = case
     env = zg.ZigguratEnv(game=gid, players=players, seat=players - 1, illegal_action="penalty", render_mode="ansi")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unbounded Box, no spec for alternative render modes
+        warnings.simplefilter("ignore")  # no spec for alternative render modes
         env_checker.check_env(env)
 
 

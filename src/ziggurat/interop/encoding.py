@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Mapping
 from typing import Any
@@ -39,6 +40,12 @@ def tensor_size(game: Game) -> int:
     if entry.tensor is not None and entry.tensor_size is not None:
         return int(entry.tensor_size(game))
     return GENERIC_TENSOR_SIZE
+
+
+def value_bounds(game: Game) -> tuple[float, float]:
+    """The range of every value :func:`encode_view` gives: [0, 1] for a game's own encoding
+    (the registry's contract, checked by the conformance suite), unbounded for the generic one."""
+    return (0.0, 1.0) if has_tensor_hook(game.spec.id) else (-math.inf, math.inf)
 
 
 def encode_view(game: Game, view: Mapping[str, Any]) -> list[float]:

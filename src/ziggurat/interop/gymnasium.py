@@ -41,7 +41,7 @@ from gymnasium import spaces
 from ziggurat.core.bot import Bot
 from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.registry import make_bot, make_game
-from ziggurat.interop.encoding import encode_view, tensor_size
+from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
 
 __all__ = ["ZigguratEnv"]
 
@@ -84,7 +84,8 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(tensor_size(self.game),), dtype=np.float32)
+        low, high = value_bounds(self.game)
+        self.observation_space = spaces.Box(low=low, high=high, shape=(tensor_size(self.game),), dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State = self.game.new_initial_state()
         self._chance = random.Random(0)

@@ -37,7 +37,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import encode_view, tensor_size
+from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
 
 __all__ = ["ZigguratAECEnv", "ZigguratParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -53,9 +53,10 @@ class _Table:
         self.rng = random.Random(seed)
         self.state: State = self.game.new_initial_state()
         size = tensor_size(self.game)
+        low, high = value_bounds(self.game)
         self.obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
+                "observation": spaces.Box(low=low, high=high, shape=(size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
             }
         )
