@@ -13,18 +13,14 @@ import random
 from typing import Any
 
 from ziggurat.core.bot import Bot
-from ziggurat.core.errors import UnknownGameError
 from ziggurat.core.game import CHANCE, Game, State
-from ziggurat.core.registry import Evaluator, Heuristic, get_game, register_bot
+from ziggurat.core.registry import Evaluator, Heuristic, entry_for, register_bot
 
 
 def evaluator_for(game: Game) -> Evaluator:
     """The game's registered ``value(state, player)``, or final scores only (0 before the end)."""
-    try:
-        v = get_game(game.spec.id).value
-    except UnknownGameError:
-        v = None
-    return v if v is not None else _final_score
+    entry = entry_for(game)
+    return entry.value if entry is not None and entry.value is not None else _final_score
 
 
 def _final_score(state: State, player: int) -> float:
@@ -72,11 +68,8 @@ def lookahead(state: State, player: int, rng: random.Random, samples: int = 2) -
 
 def heuristic_for(game: Game) -> Heuristic:
     """The game's registered heuristic, or the generic lookahead (also for an unregistered game)."""
-    try:
-        h = get_game(game.spec.id).heuristic
-    except UnknownGameError:
-        return lookahead
-    return h if h is not None else lookahead
+    entry = entry_for(game)
+    return entry.heuristic if entry is not None and entry.heuristic is not None else lookahead
 
 
 class GreedyBot(Bot):

@@ -43,11 +43,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ziggurat.bots.greedy import evaluator_for, heuristic_for
 from ziggurat.core.bot import Bot
-from ziggurat.core.errors import UnknownGameError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.outcome import ranks_from_keys, returns_from_ranks
-from ziggurat.core.registry import get_game, register_bot
+from ziggurat.core.registry import entry_for, register_bot
 
 PLAYOUTS = ("random", "heuristic")
 REWARDS = ("mixed", "returns", "margin")
@@ -82,10 +82,8 @@ class _Node:
 
 def search_defaults(game: Game) -> Mapping[str, Any]:
     """The IS-MCTS options the game registered as its defaults (none for an unregistered game)."""
-    try:
-        return get_game(game.spec.id).search
-    except UnknownGameError:
-        return {}
+    entry = entry_for(game)
+    return entry.search if entry is not None else {}
 
 
 def _key(actor: int, action: int) -> int:
@@ -170,12 +168,8 @@ class ISMCTSBot(Bot):
         self.prior_visits = int(_float("prior_visits", prior_visits, 0, 10**9))
         self._heuristic = None
         if playout == "heuristic" or self.prior > 0:
-            from ziggurat.bots.greedy import heuristic_for
-
             self._heuristic = heuristic_for(game)
         self._playout_policy = self._heuristic if playout == "heuristic" else None
-        from ziggurat.bots.greedy import evaluator_for
-
         self._value = evaluator_for(game)
         self._margin_scale = 1.0
         self._margin_mean = 0.0
@@ -409,12 +403,12 @@ class ISMCTSBot(Bot):
                 return
 
     def _rewards(self, state: State) -> list[float]:
-        """Per-player reward in [-1, 1] at a terminal state, or at a playout cut at ``depth``."""
+        """Per-player reward in [-1, 1] at a terminal state, or where a playout was cut (``depth``, ``cut``)."""
         mode = self.reward
         if state.is_terminal():
             returns = state.returns()
             scores: Sequence[float] = state.scores()
-        else:  # a playout cut at ``depth``: the game's evaluation stands in for the final scores
+        else:  # a playout cut short: the game's evaluation stands in for the final scores
             value = self._value
             scores = [value(state, p) for p in range(state.num_players)]
             sign = self.sign

@@ -133,6 +133,13 @@ def get_game(name: str) -> GameEntry:
     return _games[key]
 
 
+def entry_for(game: Game) -> GameEntry | None:
+    """The registered entry of ``game``'s class, or ``None`` for a game that isn't registered."""
+    _discover()
+    entry = _games.get(game.spec.id)
+    return entry if entry is not None and entry.game_class is type(game) else None
+
+
 def make_game(name: str, players: int | None = None, options: Mapping[str, object] | None = None) -> Game:
     """Set up a game by name; ``players`` defaults to the smallest count."""
     entry = get_game(name)
