@@ -100,5 +100,4 @@ def heuristic(state: State, player: int, rng: random.Random) -> int:
 def value(state: State, player: int) -> float:
     """``player``'s score as it stands (uncovered values less jade; lower is better): final at the end."""
     assert isinstance(state, KuhNahState)
-    card_value = state.game.value
-    return float(sum(card_value[c] for c in state.uncovered(player)) - state.jade[player])
+    return state.score(player)

@@ -629,8 +629,10 @@ class KuhNahState(State):
         cells = self.cells[player]
         return [c for key, c in cells.items() if key + ROW not in cells and key + ROW - 1 not in cells]
 
-    def _scores(self) -> tuple[float, ...]:
+    def score(self, player: int) -> float:
+        """``player``'s score as it stands: uncovered card values less their jade (lower is better)."""
         value = self.game.value
-        return tuple(
-            float(sum(value[c] for c in self.uncovered(p)) - self.jade[p]) for p in range(self.game.num_players)
-        )
+        return float(sum(value[c] for c in self.uncovered(player)) - self.jade[player])
+
+    def _scores(self) -> tuple[float, ...]:
+        return tuple(self.score(p) for p in range(self.game.num_players))
