@@ -1,11 +1,15 @@
-# Two entry points (see README): `make play` and `make test`. Both build .venv first.
+# Two entry points (see README): `make serve` and `make test`. Both build .venv first.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# `make play` installs the package alone; `make test` adds every extra, so CI tests them all.
-TEST_EXTRAS ?= dev,rl,cluster
+# `make serve`/`make play` install the package alone; `make test` adds every extra, so CI tests them all.
+TEST_EXTRAS ?= dev,rl,cluster,postgres
+# Debian packages the tests drive for real: Chromium (browser tests) and PostgreSQL (database tests).
+SYSTEM_PACKAGES ?= chromium postgresql
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: setup setup-play play test lint typecheck unit bench clean
+.PHONY: setup setup-play system serve play test lint typecheck unit bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +21,22 @@ setup: $(BIN)/python
 setup-play: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
+# Installs what is missing of SYSTEM_PACKAGES with apt-get (as root, or through sudo).
+system:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$sudo apt-get install -y --no-install-recommends $$missing \
+	    || { $$sudo apt-get update && $$sudo apt-get install -y --no-install-recommends $$missing; }; \
+	fi
+
+serve: setup-play
+	$(BIN)/ziggurat serve --host $(HOST) --port $(PORT)
+
 play: setup-play
 	$(BIN)/ziggurat play kuhnah --players 3 --seats human,random,random
 
@@ -27,7 +47,7 @@ lint: setup
 typecheck: setup
 	$(BIN)/mypy
 
-unit: setup
+unit: setup system
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
 test: lint typecheck unit

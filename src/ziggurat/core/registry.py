@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ziggurat.core.bot import Bot
     from ziggurat.core.game import Game, State
+    from ziggurat.core.svg import Board
 
 Heuristic = Callable[["State", int, "random.Random"], int]
 Evaluator = Callable[["State", int], float]
@@ -48,6 +49,10 @@ class GameEntry:
     judge a playout cut short by it, and the generic lookahead ranks moves by it.
     ``search`` holds the game's default options for the ``ismcts`` bot (the
     settings measured best for it; a user's options win).
+    ``board(view, player, legal)`` draws the table for the web as SVG from a view
+    and gives the click path of each of ``player``'s ``legal`` ``(id, text)``
+    actions (see :mod:`ziggurat.core.svg`); without it the page shows the view
+    as text and moves are made from the list of actions.
     """
 
     game_class: type[Game]
@@ -58,6 +63,7 @@ class GameEntry:
     tensor_size: Callable[[Game], int] | None = None
     value: Evaluator | None = None
     search: Mapping[str, Any] = field(default_factory=dict)
+    board: Callable[[Mapping[str, Any], int | None, Sequence[tuple[int, str]]], Board] | None = None
 
     @property
     def id(self) -> str:

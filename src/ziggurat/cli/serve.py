@@ -1,0 +1,87 @@
+"""``ziggurat serve``: the web app (all five games in the browser, against bots or with friends)."""
+
+from __future__ import annotations
+
+import errno
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ziggurat.cli.main import app, console, fail
+
+
+def check_port(host: str, port: int) -> None:
+    """Fail early and clearly when the address cannot be listened on."""
+    if not 0 < port < 65536:
+        raise fail(f"--port must be between 1 and 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise fail(f"--host {host!r} is not an address of this machine ({exc.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise fail(f"port {port} is in use: stop the other server or pass --port") from None
+            raise fail(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def database_url(db: str | None, data: Path) -> str:
+    """The database to use: ``--db``, or SQLite in the data folder (created if needed)."""
+    if db is not None:
+        if "://" not in db:
+            raise fail(f"--db takes a URL such as sqlite:///path/to.db or postgresql://user@host/name, not {db!r}")
+        return db
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise fail(f"cannot create the data folder {data}: {exc.strerror}") from None
+    return f"sqlite:///{data.resolve() / 'ziggurat.db'}"
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: every network)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None, typer.Option(help="database URL (default: SQLite in --data); postgresql://user@host/name")
+    ] = None,
+    data: Annotated[Path, typer.Option(help="folder for the default SQLite database")] = Path("ziggurat-data"),
+    bot_delay: Annotated[
+        float, typer.Option(help="seconds a bot waits before it moves (a pace people can follow)")
+    ] = 0.8,
+    bot_workers: Annotated[int, typer.Option(help="processes that run the bots (0: threads in the server)")] = 1,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+) -> None:
+    """Serve the web app: open the printed address in a browser."""
+    import uvicorn
+
+    from ziggurat.server.app import Settings, create_app
+    from ziggurat.server.db import make_engine, migrate
+
+    if bot_delay < 0 or bot_delay > 60:
+        raise fail("--bot-delay must be between 0 and 60 seconds")
+    if not 0 <= bot_workers <= 64:
+        raise fail("--bot-workers must be between 0 and 64")
+    if log_level not in ("debug", "info", "warning", "error"):
+        raise fail("--log-level is debug, info, warning or error")
+    url = database_url(db, data)
+    check_port(host, port)
+    settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
+    try:  # reach the database (and bring its schema up to date) before listening
+        engine = make_engine(url)
+        migrate(engine)
+        engine.dispose()
+    except Exception as exc:  # a bad URL or an unreachable database: say so, no traceback
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise fail(f"cannot use the database {url.split('@')[-1]}: {reason}") from None
+    application = create_app(settings)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    safe_db = url.split("@")[-1] if "@" in url else url
+    console.print(f"Ziggurat is serving on http://{shown}:{port}  (database: {safe_db}; Ctrl-C stops)", highlight=False)
+    uvicorn.run(application, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024)

@@ -1,0 +1,178 @@
+"""Drawing a table for the web: an SVG built from a view, and the clicks that make each move.
+
+A game's ``board(view, player, legal)`` (see :class:`~ziggurat.core.registry.GameEntry`)
+returns a :class:`Board`: one ``<svg>`` element drawn from the view only, and for
+each legal action the *click path* that makes it: the ``data-key`` values of the
+board elements clicked in turn. Most moves are one click (``("card:9a",)``); a move
+the rulebook builds from two choices is two (Lucent: the gem in your hand, then the
+slot: ``("hand:red", "slot:0:9")``). The page highlights the elements whose key can
+come next and sends the action once a path is complete; an action with an empty
+path is made from the list of actions beside the board. No rules run in the page:
+every path comes from here.
+
+Paths are checked by :func:`check_paths`: every key is on the board, no path is
+a prefix of another, so a completed path always names exactly one action.
+
+>>> s = Svg(100, 40, title="demo")
+>>> s.rect(0, 0, 10, 10, cls="zg-frame")
+>>> with s.group(data_key="card:1", cls="zg-card"):
+...     s.text(5, 5, "<1>")
+>>> print(s.render())  # doctest: +NORMALIZE_WHITESPACE
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 40" class="zg-board" role="img"
+ aria-label="demo"><title>demo</title><rect x="0" y="0" width="10" height="10" class="zg-frame"/><g
+ data-key="card:1" class="zg-card"><text x="5" y="5">&lt;1&gt;</text></g></svg>
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html import escape, unescape
+
+__all__ = ["Board", "Svg", "board_keys", "check_paths", "esc", "fmt"]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A drawn table: the SVG markup and the click path of each legal action."""
+
+    svg: str
+    paths: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+
+def esc(text: object) -> str:
+    """``text`` escaped for SVG/HTML text and attribute values."""
+    return escape(str(text), quote=True)
+
+
+def fmt(value: float) -> str:
+    """A coordinate written short: ``12.0`` -> ``'12'``, ``1/3`` -> ``'0.33'``."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _attrs(attrs: Mapping[str, object]) -> str:
+    out = []
+    for name, value in attrs.items():
+        if value is None or value is False:
+            continue
+        key = name.rstrip("_").replace("_", "-")
+        if key == "cls":
+            key = "class"
+        if value is True:
+            out.append(f' {key}="{key}"')
+        elif isinstance(value, float):
+            out.append(f' {key}="{fmt(value)}"')
+        else:
+            out.append(f' {key}="{esc(value)}"')
+    return "".join(out)
+
+
+class Svg:
+    """A small SVG writer: elements in order, attributes escaped, groups nested.
+
+    Attribute names are written Python-style: ``cls`` is ``class``, underscores
+    become dashes (``data_key`` -> ``data-key``, ``stroke_width``), a trailing
+    underscore is dropped; ``None`` and ``False`` leave an attribute out.
+    """
+
+    def __init__(self, width: float, height: float, title: str = "", **attrs: object):
+        self.width = width
+        self.height = height
+        self.title = title
+        self.attrs = attrs
+        self._parts: list[str] = []
+        self._open: list[str] = []
+
+    def element(self, tag: str, text: str | None = None, /, **attrs: object) -> None:
+        """Add one element; ``text`` (escaped) goes inside it."""
+        if text is None:
+            self._parts.append(f"<{tag}{_attrs(attrs)}/>")
+        else:
+            self._parts.append(f"<{tag}{_attrs(attrs)}>{esc(text)}</{tag}>")
+
+    def rect(self, x: float, y: float, w: float, h: float, **attrs: object) -> None:
+        """A rectangle."""
+        self.element("rect", x=float(x), y=float(y), width=float(w), height=float(h), **attrs)
+
+    def circle(self, cx: float, cy: float, r: float, **attrs: object) -> None:
+        """A circle."""
+        self.element("circle", cx=float(cx), cy=float(cy), r=float(r), **attrs)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, **attrs: object) -> None:
+        """A straight line."""
+        self.element("line", x1=float(x1), y1=float(y1), x2=float(x2), y2=float(y2), **attrs)
+
+    def polygon(self, points: Sequence[tuple[float, float]], **attrs: object) -> None:
+        """A closed polygon through ``points``."""
+        self.element("polygon", points=" ".join(f"{fmt(x)},{fmt(y)}" for x, y in points), **attrs)
+
+    def text(self, x: float, y: float, text: object, **attrs: object) -> None:
+        """Text anchored at ``(x, y)``."""
+        self.element("text", str(text), x=float(x), y=float(y), **attrs)
+
+    def tooltip(self, text: object) -> None:
+        """A ``<title>`` for the enclosing group (shown on hover, read by screen readers)."""
+        self.element("title", str(text))
+
+    def raw(self, markup: str) -> None:
+        """Markup written as is (only for markup this module or a game built itself)."""
+        self._parts.append(markup)
+
+    @contextmanager
+    def group(self, **attrs: object) -> Iterator[None]:
+        """A ``<g>`` around everything added inside the ``with`` block."""
+        self._parts.append(f"<g{_attrs(attrs)}>")
+        self._open.append("g")
+        try:
+            yield
+        finally:
+            self._open.pop()
+            self._parts.append("</g>")
+
+    def render(self) -> str:
+        """The whole ``<svg>`` element."""
+        if self._open:
+            raise ValueError("an SVG group was left open")
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(self.width)} {fmt(self.height)}"'
+            f' class="zg-board" role="img" aria-label="{esc(self.title)}"{_attrs(self.attrs)}>'
+        )
+        title = f"<title>{esc(self.title)}</title>" if self.title else ""
+        return head + title + "".join(self._parts) + "</svg>"
+
+
+_KEY = re.compile(r'data-key="([^"]*)"')
+
+
+def board_keys(svg: str) -> set[str]:
+    """Every ``data-key`` value on a drawn board (unescaped)."""
+    return {unescape(k) for k in _KEY.findall(svg)}
+
+
+def check_paths(board: Board, legal: Sequence[int]) -> list[str]:
+    """Problems with ``board``'s click paths for the ``legal`` action ids (empty: all good)."""
+    problems = []
+    keys = board_keys(board.svg)
+    for action, path in board.paths.items():
+        if action not in legal:
+            problems.append(f"path for action {action}, which is not legal")
+        if not path:
+            problems.append(f"empty path for action {action} (leave it out instead)")
+        for key in path:
+            if key not in keys:
+                problems.append(f"action {action}: key {key!r} is not on the board")
+    seen: dict[tuple[str, ...], int] = {}
+    for action, path in board.paths.items():
+        if path in seen:
+            problems.append(f"actions {seen[path]} and {action} share the path {path}")
+        seen[path] = action
+    for action, path in board.paths.items():
+        for other, longer in board.paths.items():
+            if other != action and len(longer) > len(path) and longer[: len(path)] == path:
+                problems.append(f"the path of action {action} is the start of action {other}'s path")
+                break
+    return problems

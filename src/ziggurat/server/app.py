@@ -1,0 +1,646 @@
+"""The web app: pages, the JSON API and the WebSocket, on FastAPI (Starlette).
+
+Who acts for a seat is proven by the seat's secret, sent as ``Authorization:
+Bearer <secret>`` (API clients), or in the ``zg_<table>`` cookie the invite
+page sets (the browser; such requests must also carry the ``X-Ziggurat``
+header, which a page of another site cannot add, so a cookie alone never
+moves). Without a secret you are a spectator: you see ``view(None)`` and
+cannot act. Errors are JSON ``{"error": code, "message": text}`` with a 4xx
+status; an unexpected failure is a 500 that says nothing of its cause (it is
+logged on the server).
+
+The protocol (the same for the page, tests, bots and other clients):
+
+* ``GET /api/tables/{id}/frame?since=N&format=data|html``: the frame of your
+  audience (see :mod:`ziggurat.server.frames`).
+* ``POST /api/tables/{id}/act`` ``{"action": id | "text": "take 9a", "n": N,
+  "id": "client message id"}``: ``n`` is the event number you chose at.
+* ``POST /api/tables/{id}/undo`` ``{"n": N, "id": ...}``.
+* WebSocket ``/api/tables/{id}/ws``: first ``{"type": "hello", "token": ...?,
+  "since": N, "format": "data"|"html"}``; then ``act``/``undo``/``ping``
+  messages as above (with ``"type"``); the server sends ``frame``, ``ack``,
+  ``error`` (followed by a fresh frame: a refused move never stays on the
+  screen) and ``presence``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import ziggurat
+from ziggurat.core import bot_names, game_ids, get_game
+from ziggurat.server import frames
+from ziggurat.server.bots import BotRunner
+from ziggurat.server.db import make_engine, migrate
+from ziggurat.server.hub import Connection, Hub
+from ziggurat.server.live import LiveTable
+from ziggurat.server.records import full_record, replay_step, seat_record
+from ziggurat.server.service import (
+    BOT_LEVELS,
+    STATUS_OF,
+    WEB_BOTS,
+    CreateRequest,
+    MoveTimer,
+    SeatRequest,
+    ServiceError,
+    TableService,
+    table_summary,
+)
+from ziggurat.server.store import LogWriter, Store
+from ziggurat.web import pages
+
+log = logging.getLogger("ziggurat.server")
+
+COOKIE_PREFIX = "zg_"
+CSRF_HEADER = "x-ziggurat"
+MAX_BODY = 64 * 1024
+MAX_WS_MESSAGE = 16 * 1024
+
+
+@dataclass
+class Settings:
+    """How a server runs: its database, the bots' pace and workers."""
+
+    db_url: str = "sqlite:///ziggurat-data/ziggurat.db"
+    bot_delay: float = 0.8
+    bot_workers: int = 1
+    metrics: bool = True
+
+
+class Server:
+    """The parts of one server process, wired together."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.engine = make_engine(settings.db_url)
+        migrate(self.engine)
+        self.store = Store(self.engine)
+        self.writer = LogWriter(self.engine)
+        self.service = TableService(self.store, self.writer)
+        self.hub = Hub(self.service)
+        self.bots = BotRunner(self.service, delay=settings.bot_delay, workers=settings.bot_workers)
+
+    async def close(self) -> None:
+        """Stop the bots and the log writer, close the database."""
+        await self.bots.close()
+        await asyncio.to_thread(self.writer.close)
+        self.engine.dispose()
+
+
+# --------------------------------------------------------------------------- helpers
+def error(code: str, message: str) -> JSONResponse:
+    """A JSON error with the status its code calls for."""
+    return JSONResponse({"error": code, "message": message}, status_code=STATUS_OF.get(code, 400))
+
+
+def bearer(request: Request | WebSocket) -> str | None:
+    """The secret of an ``Authorization: Bearer`` header."""
+    header = request.headers.get("authorization", "")
+    if header[:7].lower() == "bearer ":
+        return header[7:].strip() or None
+    return None
+
+
+def cookie_name(table_id: str) -> str:
+    """The cookie that holds this browser's seat secret for a table."""
+    return COOKIE_PREFIX + table_id
+
+
+def set_seat_cookie(response: Response, request: Request, table_id: str, token: str) -> None:
+    """Remember the seat secret in an HttpOnly cookie (Secure over HTTPS)."""
+    response.set_cookie(
+        cookie_name(table_id),
+        token,
+        max_age=60 * 60 * 24 * 90,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (a clear 400 for anything else)."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ServiceError("bad_request", "the request is too large")
+    try:
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ServiceError("bad_request", f"the body is not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ServiceError("bad_request", "the body must be a JSON object")
+    return data
+
+
+def parse_create(data: dict[str, Any]) -> CreateRequest:
+    """A table request from JSON (types checked; the service checks the rest)."""
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise ServiceError("bad_request", "'game' must be a game id")
+    raw_seats = data.get("seats")
+    if not isinstance(raw_seats, list) or not raw_seats or len(raw_seats) > 8:
+        raise ServiceError("bad_request", "'seats' must be a list with one entry per player")
+    seats = []
+    for i, s in enumerate(raw_seats):
+        if isinstance(s, str):  # shorthand: "me", "human", "random", "greedy", "ismcts", "ismcts:3"
+            s = _seat_shorthand(s)
+        if not isinstance(s, dict):
+            raise ServiceError("bad_request", f"seat {i + 1} must be an object or a name such as 'random'")
+        kind, bot, level, name, me = s.get("kind"), s.get("bot"), s.get("level"), s.get("name"), s.get("me", False)
+        if not isinstance(kind, str) or (bot is not None and not isinstance(bot, str)) or not isinstance(me, bool):
+            raise ServiceError("bad_request", f"seat {i + 1}: 'kind' is 'human' or 'bot', 'me' true or false")
+        if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+            raise ServiceError("bad_request", f"seat {i + 1}: 'level' must be a whole number")
+        if name is not None and not isinstance(name, str):
+            raise ServiceError("bad_request", f"seat {i + 1}: 'name' must be a text")
+        seats.append(SeatRequest(kind=kind, bot=bot, level=level, name=name, me=me))
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise ServiceError("bad_request", "'options' must be an object")
+    public = data.get("public", False)
+    if not isinstance(public, bool):
+        raise ServiceError("bad_request", "'public' must be true or false")
+    seed = data.get("seed")
+    position = data.get("position")
+    if position is not None and not isinstance(position, dict):
+        raise ServiceError("bad_request", "'position' must be a saved state (a JSON object)")
+    me_name = data.get("name")
+    if me_name is not None:
+        for s in seats:
+            if s.me and s.name is None:
+                s.name = me_name
+    return CreateRequest(game=game, seats=seats, options=options, public=public, seed=seed, position=position)
+
+
+def _seat_shorthand(text: str) -> dict[str, Any]:
+    word, _, level = text.partition(":")
+    if word == "me":
+        return {"kind": "human", "me": True}
+    if word == "human":
+        return {"kind": "human"}
+    out: dict[str, Any] = {"kind": "bot", "bot": word}
+    if level:
+        if not level.isdigit() or not level.isascii():
+            raise ServiceError("bad_request", f"{text!r}: a level is a number, as in 'ismcts:3'")
+        out["level"] = int(level)
+    return out
+
+
+def lobby_games() -> list[dict[str, Any]]:
+    """What the lobby offers for each game: player counts, and the options a web table may set."""
+    out = []
+    for gid in game_ids():
+        spec = get_game(gid).game_class.spec
+        options = [
+            {
+                "name": o.name,
+                "kind": o.kind,
+                "default": o.default,
+                "help": o.help,
+                "choices": list(o.choices),
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+                "variant": o.variant,
+            }
+            for o in spec.options
+            if o.kind != "path"
+        ]
+        out.append(
+            {
+                "id": spec.id,
+                "name": spec.name,
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+                "summary": spec.summary,
+                "options": options,
+                "simultaneous": spec.has_simultaneous_moves,
+            }
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- the app
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The FastAPI application (the database is migrated when it starts)."""
+    settings = settings or Settings()
+    holder: dict[str, Server] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        server = await asyncio.to_thread(Server, settings)
+        holder["server"] = server
+        app.state.server = server
+        resume = asyncio.create_task(server.service.resume())
+        try:
+            yield
+        finally:
+            resume.cancel()
+            await server.close()
+
+    app = FastAPI(title="Ziggurat", version=ziggurat.__version__, lifespan=lifespan, docs_url="/api/docs")
+    app.mount("/static", StaticFiles(packages=[("ziggurat.web", "static")]), name="static")
+
+    def server() -> Server:
+        return holder["server"]
+
+    def service() -> TableService:
+        return holder["server"].service
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> Response:
+        return error(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> Response:
+        return error("bad_request", "the request is not well formed")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
+        code = "not_found" if exc.status_code == 404 else "bad_request"
+        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> Response:
+        ref = uuid.uuid4().hex[:8]
+        log.error("internal error %s", ref, exc_info=exc)
+        return JSONResponse({"error": "internal", "message": f"something went wrong on the server (ref {ref})"}, 500)
+
+    async def audience(request: Request, table: LiveTable, need_header: bool) -> int | None:
+        """The seat the request proves (Bearer secret, or cookie + X-Ziggurat header), or None."""
+        token = bearer(request)
+        if token is None:
+            token = request.cookies.get(cookie_name(table.id))
+            if token is not None and need_header and request.headers.get(CSRF_HEADER) is None:
+                raise ServiceError("forbidden", "a move sent with a cookie must carry the X-Ziggurat header")
+        if token is None:
+            return None
+        seat = service().seat_of(table, token)
+        if seat is None:
+            raise ServiceError("forbidden", "that secret does not open a seat at this table")
+        return seat
+
+    # ----------------------------------------------------------------- pages
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby_page() -> str:
+        tables = await asyncio.to_thread(server().store.list_tables, True, 50)
+        for t in tables:
+            t["name"] = get_game(t["game"]).game_class.spec.name
+        return pages.render(
+            "lobby.html",
+            games=lobby_games(),
+            games_json=json.dumps(lobby_games()),
+            tables=tables,
+            bots=[b for b in WEB_BOTS if b in bot_names()],
+            levels=sorted(BOT_LEVELS),
+            seat_name=pages.seat_name,
+        )
+
+    @app.get("/join", response_class=HTMLResponse)
+    async def join_page() -> str:
+        return pages.render("join.html")
+
+    @app.get("/t/{table_id}", response_class=HTMLResponse)
+    async def table_page(request: Request, table_id: str) -> Response:
+        try:
+            table = await service().get(table_id)
+            seat = await audience(request, table, need_header=False)
+        except ServiceError as exc:
+            page = pages.render("error.html", title="No such table", message=exc.message)
+            return HTMLResponse(page, status_code=STATUS_OF.get(exc.code, 400))
+        frame = frames.html_frame(table, seat, 0)
+        invites = [{"seat": s} for s in table.open_seats()] if seat is not None else []
+        return HTMLResponse(
+            pages.render(
+                "table.html",
+                table_id=table.id,
+                spec=table.game.spec,
+                describe=table.game.describe(),
+                seat=seat,
+                frame=frame,
+                frame_json=pages.script_json(frame),
+                invites=invites,
+            )
+        )
+
+    @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
+    async def replay_page(request: Request, table_id: str) -> Response:
+        try:
+            table = await service().get(table_id)
+            seat = await audience(request, table, need_header=False)
+        except ServiceError as exc:
+            page = pages.render("error.html", title="No such table", message=exc.message)
+            return HTMLResponse(page, status_code=STATUS_OF.get(exc.code, 400))
+        return HTMLResponse(
+            pages.render(
+                "replay.html",
+                table_id=table.id,
+                spec=table.game.spec,
+                describe=table.game.describe(),
+                over=table.status == "over",
+                players=table.game.num_players,
+                seats=frames.seat_list(table),
+                seat=seat,
+                seat_name=pages.seat_name,
+            )
+        )
+
+    # ------------------------------------------------------------------- API
+    @app.get("/api/games")
+    async def api_games() -> Any:
+        return {"games": lobby_games(), "bots": list(WEB_BOTS), "levels": BOT_LEVELS}
+
+    @app.get("/api/tables")
+    async def api_tables() -> Any:
+        rows = await asyncio.to_thread(server().store.list_tables, True, 100)
+        return {
+            "tables": [
+                {
+                    "id": r["id"],
+                    "game": r["game"],
+                    "players": r["players"],
+                    "options": r["options"],
+                    "status": r["status"],
+                    "seats": [
+                        {
+                            "seat": s["seat"],
+                            "kind": s["kind"],
+                            "bot": s["bot"],
+                            "name": s["name"],
+                            "taken": s["kind"] == "bot" or s["claimed_at"] is not None,
+                        }
+                        for s in r["seats"]
+                    ],
+                }
+                for r in rows
+            ]
+        }
+
+    @app.post("/api/tables")
+    async def api_create(request: Request) -> Response:
+        created = await service().create(parse_create(await json_body(request)))
+        base = str(request.base_url).rstrip("/")
+        body: dict[str, Any] = {
+            "id": created.table_id,
+            "url": f"{base}/t/{created.table_id}",
+            "seat": created.seat,
+            "token": created.token,
+            "invites": [{"seat": s, "token": t, "url": f"{base}/join#{t}"} for s, t in sorted(created.invites.items())],
+        }
+        response = JSONResponse(body, status_code=201)
+        if created.token is not None:
+            set_seat_cookie(response, request, created.table_id, created.token)
+        return response
+
+    @app.post("/api/seats/lookup")
+    async def api_lookup(request: Request) -> Any:
+        data = await json_body(request)
+        table, seat = await service().find_invite(data.get("token"))  # type: ignore[arg-type]
+        record = table.seats[seat]
+        return {**table_summary(table), "seat": seat, "taken": record.claimed_at is not None, "name": record.name}
+
+    @app.post("/api/seats/claim")
+    async def api_claim(request: Request) -> Response:
+        data = await json_body(request)
+        token = data.get("token")
+        table, seat = await service().claim(token, data.get("name"))  # type: ignore[arg-type]
+        response = JSONResponse({"table": table.id, "seat": seat, "url": f"/t/{table.id}"})
+        set_seat_cookie(response, request, table.id, token)  # type: ignore[arg-type]
+        return response
+
+    @app.get("/api/tables/{table_id}")
+    async def api_table(table_id: str) -> Any:
+        return table_summary(await service().get(table_id))
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/claim")
+    async def api_claim_open(request: Request, table_id: str, seat: int) -> Response:
+        data = await json_body(request)
+        token = await service().claim_open(table_id, seat, data.get("name"))
+        response = JSONResponse({"table": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}"})
+        set_seat_cookie(response, request, table_id, token)
+        return response
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/invite")
+    async def api_invite(request: Request, table_id: str, seat: int) -> Any:
+        table = await service().get(table_id)
+        by = await audience(request, table, need_header=True)
+        token = await service().reissue(table, by, seat)
+        base = str(request.base_url).rstrip("/")
+        return {"seat": seat, "token": token, "url": f"{base}/join#{token}"}
+
+    @app.get("/api/tables/{table_id}/frame")
+    async def api_frame(request: Request, table_id: str, since: int = 0, format: str = "data") -> Any:
+        table = await service().get(table_id)
+        if format not in ("data", "html"):
+            raise ServiceError("bad_request", "format is 'data' or 'html'")
+        seat = await audience(request, table, need_header=False)
+        await service().refresh(table)
+        return Response(frames.encode(frames.build(table, seat, since, format)), media_type="application/json")
+
+    @app.post("/api/tables/{table_id}/act")
+    async def api_act(request: Request, table_id: str) -> Any:
+        timer = MoveTimer(time.perf_counter())
+        table = await service().get(table_id)
+        data = await json_body(request)
+        seat = await audience(request, table, need_header=True)
+        return await service().act(
+            table, seat, data.get("action"), data.get("text"), data.get("n"), data.get("id"), timer
+        )
+
+    @app.post("/api/tables/{table_id}/undo")
+    async def api_undo(request: Request, table_id: str) -> Any:
+        table = await service().get(table_id)
+        data = await json_body(request)
+        seat = await audience(request, table, need_header=True)
+        return await service().undo(table, seat, data.get("n"), data.get("id"))
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def api_replay(request: Request, table_id: str, step: int | None = None, seat: str = "") -> Any:
+        table = await service().get(table_id)
+        me = await audience(request, table, need_header=False)
+        who = _replay_audience(table, seat, me)
+        frame, total = await asyncio.to_thread(replay_step, table, who, step)
+        if step is None:
+            return {"steps": total, "seat": who}
+        if frame is None:
+            raise ServiceError("not_found", f"there are {total} steps (0 to {total - 1})")
+        return Response(frames.encode({**frame, "step": step, "steps": total}), media_type="application/json")
+
+    @app.get("/api/tables/{table_id}/record")
+    async def api_record(request: Request, table_id: str, full: bool = False) -> Response:
+        table = await service().get(table_id)
+        seat = await audience(request, table, need_header=False)
+        if full:
+            if table.status != "over":
+                raise ServiceError("forbidden", "the full record (with the seed) is shown once the game is over")
+            body = full_record(table)
+            name = f"ziggurat-{table.game.spec.id}-{table.id}.json"
+        else:
+            if seat is None:
+                raise ServiceError("forbidden", "only a seat can download its record (or ?full=true after the end)")
+            body = await asyncio.to_thread(seat_record, table, seat)
+            name = f"ziggurat-{table.game.spec.id}-{table.id}-seat{seat + 1}.json"
+        return Response(
+            json.dumps(body, indent=1, ensure_ascii=False),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    @app.get("/api/metrics")
+    async def api_metrics() -> Any:
+        if not settings.metrics:
+            raise ServiceError("not_found", "metrics are off")
+        return {**service().metrics(), "bot_decisions": server().bots.decisions}
+
+    @app.post("/api/metrics/reset")
+    async def api_metrics_reset() -> Any:
+        if not settings.metrics:
+            raise ServiceError("not_found", "metrics are off")
+        service().reset_metrics()
+        return {"ok": True}
+
+    # ------------------------------------------------------------- WebSocket
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        origin = ws.headers.get("origin")
+        host = ws.headers.get("host")
+        cookie = ws.cookies.get(cookie_name(table_id))
+        if cookie is not None and origin is not None and host is not None and origin.split("://", 1)[-1] != host:
+            cookie = None  # another site's page cannot use this browser's seat
+        await ws.accept()
+        try:
+            table = await service().get(table_id)
+        except ServiceError as exc:
+            await ws.send_text(frames.encode({"type": "error", "code": exc.code, "message": exc.message}))
+            await ws.close(code=4404)
+            return
+        try:
+            hello = await _receive(ws)
+        except (WebSocketDisconnect, ServiceError):
+            await _close(ws)
+            return
+        if hello.get("type") != "hello":
+            await ws.send_text(frames.encode({"type": "error", "code": "bad_request", "message": "say hello first"}))
+            await ws.close(code=4400)
+            return
+        token = hello.get("token") or bearer(ws) or cookie
+        seat = service().seat_of(table, token) if token else None
+        if token and seat is None:
+            await ws.send_text(
+                frames.encode({"type": "error", "code": "forbidden", "message": "that secret does not open a seat"})
+            )
+            await ws.close(code=4403)
+            return
+        fmt = hello.get("format", "data")
+        since = hello.get("since", 0)
+        if fmt not in ("data", "html") or isinstance(since, bool) or not isinstance(since, int):
+            await ws.send_text(
+                frames.encode(
+                    {"type": "error", "code": "bad_request", "message": "format is data|html, since a number"}
+                )
+            )
+            await ws.close(code=4400)
+            return
+
+        async def overflow() -> None:
+            with contextlib.suppress(Exception):
+                await ws.close(code=4408)
+
+        conn = Connection(table.id, seat, fmt, ws.send_text, on_overflow=overflow)
+        hub = server().hub
+        hub.send_message(conn, {"type": "welcome", "seat": seat, "table": table.id})
+        hub.send_now(conn, table, since)
+        hub.attach(conn)
+        try:
+            while True:
+                try:
+                    msg = await _receive(ws)
+                except ServiceError as exc:
+                    hub.send_message(conn, {"type": "error", "code": exc.code, "message": exc.message})
+                    continue
+                kind = msg.get("type")
+                if kind == "ping":
+                    hub.send_message(conn, {"type": "pong"})
+                    continue
+                if kind not in ("act", "undo", "sync"):
+                    hub.send_message(
+                        conn, {"type": "error", "code": "bad_request", "message": f"unknown message {kind!r}"}
+                    )
+                    continue
+                if kind == "sync":
+                    hub.send_now(conn, table, msg.get("since", 0) if isinstance(msg.get("since"), int) else 0)
+                    continue
+                timer = MoveTimer(time.perf_counter())
+                try:
+                    if kind == "act":
+                        ack = await service().act(
+                            table, seat, msg.get("action"), msg.get("text"), msg.get("n"), msg.get("id"), timer
+                        )
+                    else:
+                        ack = await service().undo(table, seat, msg.get("n"), msg.get("id"))
+                    hub.send_message(conn, {"type": "ack", "id": msg.get("id"), **ack})
+                except ServiceError as exc:
+                    hub.send_message(
+                        conn, {"type": "error", "id": msg.get("id"), "code": exc.code, "message": exc.message}
+                    )
+                    hub.send_now(conn, table, conn.sent if conn.sent <= table.journal.count(seat) else 0)
+                except Exception:
+                    ref = uuid.uuid4().hex[:8]
+                    log.exception("internal error %s on table %s", ref, table.id)
+                    hub.send_message(
+                        conn, {"type": "error", "code": "internal", "message": f"something went wrong (ref {ref})"}
+                    )
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.detach(conn)
+
+    return app
+
+
+def _replay_audience(table: LiveTable, seat: str, me: int | None) -> int | None:
+    """Whose eyes a replay shows: a seat's only once the game is over; a spectator's during play."""
+    if seat in ("", "spectator"):
+        return None
+    if not seat.isdigit() or not seat.isascii() or not 1 <= int(seat) <= table.game.num_players:
+        raise ServiceError("bad_request", f"seat is 1 to {table.game.num_players} or 'spectator'")
+    if table.status != "over":
+        raise ServiceError("forbidden", "during play a replay shows what a spectator sees")
+    return int(seat) - 1
+
+
+async def _receive(ws: WebSocket) -> dict[str, Any]:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ServiceError("bad_request", "messages are JSON text, not binary")
+    if len(text) > MAX_WS_MESSAGE:
+        raise ServiceError("bad_request", "message too large")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ServiceError("bad_request", f"not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ServiceError("bad_request", "a message is a JSON object")
+    return data
+
+
+async def _close(ws: WebSocket) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close()

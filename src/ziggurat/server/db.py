@@ -1,0 +1,122 @@
+"""The database: three tables (tables, seats, moves), engines for SQLite and PostgreSQL, migrations.
+
+The move log is the truth. ``moves`` is append-only: one row per applied action
+(player moves, chance outcomes and take-backs), ordered by ``seq`` within a table;
+``UNIQUE(table_id, seq)`` lets the database, not a server process, decide which of
+two competing moves comes next, and ``UNIQUE(table_id, client_msg_id)`` applies a
+retried message once. The schema is created and upgraded by Alembic
+(``ziggurat/server/migrations``) when the server starts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # secret while the game runs
+    Column("engine_version", String(32), nullable=False),
+    Column("position", JSON, nullable=True),  # a start position (state JSON); NULL: the game's own setup
+    Column("public", Boolean, nullable=False, default=False),
+    Column("status", String(16), nullable=False),  # waiting | playing | over | broken
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_tables_listing", tables.c.public, tables.c.status, tables.c.updated_at)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("bot", String(32), nullable=True),
+    Column("bot_params", JSON, nullable=True),
+    Column("name", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("claimed_at", DateTime(timezone=True), nullable=True),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),  # -1: chance
+    Column("kind", String(8), nullable=False),  # action | undo
+    Column("action_id", Integer, nullable=True),  # NULL for an undo
+    Column("client_msg_id", String(64), nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "client_msg_id", name="uq_moves_client_msg"),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` use the psycopg 3 driver; other URLs are kept."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, NORMAL sync, a busy timeout and foreign keys.
+
+    In WAL mode a committed transaction survives the process being killed (only a
+    power cut can lose the last commits with ``synchronous=NORMAL``).
+    """
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (creates it in an empty database)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")

@@ -1,0 +1,111 @@
+"""Frames: everything one audience is sent about a table, built from its view only.
+
+A frame for audience ``a`` (a seat, or ``None`` for a spectator) holds:
+``n`` (how many log entries ``a`` has seen: its event number), the public status
+(phase, who is to move, who is ready in a simultaneous round, the outcome at the
+end), the seats, ``state.view(a)``, ``a``'s legal actions with their texts (only
+when ``a`` is to move), whether ``a`` may take back their last decision, and the
+log entries ``a`` has not had yet. Nothing else about the state goes in: not
+the seed, not the whole state, not another seat's pending choice, not the
+number of chance events, no server error text.
+
+HTML frames (for the page) add the board drawn by the game from the same view,
+the click path of each action and the side panel rendered by the page's
+templates. Everything in a frame is a function of what ``a`` may see, so two
+tables that differ only in what ``a`` cannot see send ``a`` the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ziggurat.core import SIMULTANEOUS, get_game
+from ziggurat.core.journal import Audience
+from ziggurat.server.live import LiveTable
+from ziggurat.web import pages
+
+
+def seat_list(table: LiveTable) -> list[dict[str, Any]]:
+    """The seats as everyone sees them: names, humans or bots, taken or open."""
+    out = []
+    for s in table.seats:
+        item: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name}
+        if s.kind == "bot":
+            item["bot"] = s.bot
+            if s.bot_params.get("level") is not None:
+                item["level"] = s.bot_params["level"]
+        else:
+            item["taken"] = s.claimed_at is not None
+        out.append(item)
+    return out
+
+
+def status(table: LiveTable) -> dict[str, Any]:
+    """The public status of the table."""
+    state = table.state
+    to_move = list(table.to_move())
+    simultaneous = state.current_player() == SIMULTANEOUS and table.started
+    out: dict[str, Any] = {
+        "phase": table.status,
+        "to_move": to_move,
+        "simultaneous": simultaneous,
+        "ready": [p for p in range(table.game.num_players) if p not in to_move] if simultaneous else [],
+    }
+    if state.is_terminal():
+        outcome = state.outcome()
+        out["outcome"] = {
+            "scores": list(outcome.scores),
+            "ranks": list(outcome.ranks),
+            "winners": list(outcome.winners),
+        }
+    return out
+
+
+def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str, Any]:
+    """The frame for ``audience`` with the log entries from number ``since`` on."""
+    state = table.state
+    to_move = table.to_move()
+    actions = []
+    undo = False
+    if audience is not None:
+        if audience in to_move:
+            actions = [{"id": a, "text": t} for a, t in state.legal_action_texts(audience)]
+        undo = table.status == "playing" and table.undo_problem(audience) is None
+    return {
+        "type": "frame",
+        "n": table.journal.count(audience),
+        "seat": audience,
+        "status": status(table),
+        "seats": seat_list(table),
+        "view": state.view(audience),
+        "actions": actions,
+        "undo": undo,
+        "log": [e.to_json() for e in table.log_since(audience, since)],
+    }
+
+
+def html_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str, Any]:
+    """:func:`data_frame` plus the drawn board, click paths and rendered side panel."""
+    frame = data_frame(table, audience, since)
+    legal = [(a["id"], a["text"]) for a in frame["actions"]]
+    entry = get_game(table.game.spec.id)
+    board_svg, paths = pages.board(entry, frame["view"], audience, legal)
+    for a in frame["actions"]:
+        a["path"] = list(paths.get(a["id"], ()))
+    frame["html"] = {
+        "board": board_svg,
+        "status": pages.render_status(table.game.spec, frame),
+        "log": [pages.render_log_entry(e, frame["seats"], audience) for e in frame["log"]],
+    }
+    return frame
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as the JSON text sent on the wire (compact, keys in a fixed order)."""
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
+
+def build(table: LiveTable, audience: Audience, since: int, fmt: str) -> dict[str, Any]:
+    """The frame in format ``data`` or ``html``."""
+    return html_frame(table, audience, since) if fmt == "html" else data_frame(table, audience, since)

@@ -1,0 +1,273 @@
+"""A table in memory: the game replayed from its move log, and what each audience has seen.
+
+The log is the truth; a :class:`LiveTable` is its replay. Every change goes
+through :meth:`LiveTable.apply_row`, whether the row was just written by this
+process, read back after a restart, or appended by another process: the same
+code replays a table and plays it live.
+
+Seeds: a table has one secret root seed. Chance outcome ``k`` is drawn with
+``derive(seed, "chance", k)``; a bot's decision at event ``n`` uses
+``derive(seed, "bot", seat, n)`` and its determinisation ``derive(seed,
+"determinise", seat, n)``. The derivation is a one-way hash, so a bot's seed
+tells nothing about the chance stream, and a bot asked twice (after a restart)
+decides the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ziggurat.core import CHANCE, SIMULTANEOUS, Game, State, make_game
+from ziggurat.core.errors import ZigguratError
+from ziggurat.core.journal import Audience, Entry, Journal
+from ziggurat.core.outcome import scores_line
+from ziggurat.server.store import Row, SeatRecord, TableRecord
+
+UNDO_SAMPLES = 6  # redrawn hidden states tried when checking that a move revealed nothing
+
+
+def derive(*parts: object) -> int:
+    """A 64-bit seed derived one way from ``parts`` (the root seed first)."""
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def derived_rng(*parts: object) -> random.Random:
+    """A private RNG seeded by :func:`derive`."""
+    return random.Random(derive(*parts))
+
+
+class TableBroken(ZigguratError):
+    """The stored log of a table does not replay (corrupt, or from an incompatible engine)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A row in force (not taken back), with what is needed to take it back."""
+
+    row: Row
+    text: str
+    simultaneous: bool
+    waiting: tuple[int, ...]
+
+
+class LiveTable:
+    """One table: its seats, its state replayed from the log, its journal."""
+
+    def __init__(self, record: TableRecord):
+        self.id = record.id
+        self.record = record
+        self.seats: list[SeatRecord] = record.seats
+        self.seed = record.seed
+        self.public = record.public
+        try:
+            self.game: Game = make_game(record.game, record.players, record.options)
+            self.state: State = self.start_state()
+        except ZigguratError as exc:
+            raise TableBroken(f"table {record.id} cannot be set up: {exc}") from None
+        self.lock = asyncio.Lock()
+        self.journal = Journal(self.game.num_players)
+        self.rows: list[Row] = []
+        self.played: list[Played] = []
+        self.chance_count = 0
+        self.msg_ids: dict[str, int] = {}
+        self.started = False
+        self._undo_cache: dict[int, bool] = {}
+        for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
+            self.journal.add(Entry("join", seat.seat, seat.name or ""))
+        self._maybe_start()
+        try:
+            for row in record.rows:
+                self.apply_row(row)
+        except (ZigguratError, IndexError, KeyError, TypeError, ValueError) as exc:
+            raise TableBroken(
+                f"table {record.id}: move {len(self.rows) + 1} of its log does not replay: {exc}"
+            ) from None
+
+    # ------------------------------------------------------------------ state
+    def start_state(self) -> State:
+        """The state the log starts from: the game's setup, or the table's start position."""
+        if self.record.position is not None:
+            return self.game.state_from_json(self.record.position)
+        return self.game.new_initial_state()
+
+    @property
+    def seq(self) -> int:
+        """The newest ``seq`` of the log (0 before any row)."""
+        return self.rows[-1].seq if self.rows else 0
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (for players to sit down), ``playing`` or ``over``."""
+        if self.state.is_terminal():
+            return "over"
+        return "playing" if self.started else "waiting"
+
+    def open_seats(self) -> list[int]:
+        """Human seats nobody has taken yet."""
+        return [s.seat for s in self.seats if s.kind == "human" and s.claimed_at is None]
+
+    def _maybe_start(self) -> None:
+        if not self.started and not self.open_seats():
+            self.started = True
+            self.journal.add(Entry("start"))
+
+    def seat_joined(self, seat: int, name: str, claimed: SeatRecord) -> None:
+        """A human sat down (the seat row is already stored)."""
+        self.seats[seat] = claimed
+        self.journal.add(Entry("join", seat, name))
+        self._maybe_start()
+
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must decide now (none before the start or at the end)."""
+        if not self.started:
+            return ()
+        return self.state.players_to_move()
+
+    # ------------------------------------------------------------------- rows
+    def apply_row(self, row: Row) -> None:
+        """Replay one log row (checked: an illegal row raises and changes nothing)."""
+        if row.seq != self.seq + 1:
+            raise TableBroken(f"table {self.id}: log row {row.seq} follows {self.seq}")
+        state = self.state
+        if row.kind == "undo":
+            self._take_back(row.seat)
+        elif row.seat == CHANCE:
+            if row.action_id is None:
+                raise TableBroken(f"table {self.id}: chance row {row.seq} has no outcome")
+            state.apply_action(row.action_id)
+            self.chance_count += 1
+            self.played.append(Played(row, "", False, ()))
+        else:
+            if row.action_id is None:
+                raise TableBroken(f"table {self.id}: row {row.seq} has no action")
+            simultaneous = state.current_player() == SIMULTANEOUS
+            waiting = state.players_to_move()
+            text = state.action_to_text(row.action_id, row.seat)
+            state.apply_action(row.action_id, row.seat)
+            self.journal.record(row.seat, text, simultaneous, waiting, state)
+            self.played.append(Played(row, text, simultaneous, waiting))
+        self.rows.append(row)
+        if row.client_msg_id is not None:
+            self.msg_ids[row.client_msg_id] = row.seq
+        if self.state.is_terminal() and row.kind == "action" and not self._ended():
+            outcome = self.state.outcome()
+            self.journal.add(Entry("end", None, "Game over: " + scores_line(outcome.scores, outcome.ranks)))
+
+    def _ended(self) -> bool:
+        log = self.journal.entries(None)
+        return bool(log) and log[-1].kind == "end"
+
+    def plan(self, seat: int, action: int, client_msg_id: str | None) -> list[Row]:
+        """The rows that ``seat`` playing ``action`` appends: the move, then the chance that follows.
+
+        ``action`` must be legal (checked again, on a copy: the live state is not touched).
+        """
+        state = self.state.clone()
+        state.apply_action(action, seat)
+        rows = [Row(self.seq + 1, seat, "action", action, client_msg_id)]
+        k = self.chance_count
+        while state.current_player() == CHANCE:
+            outcome = state.sample_chance(derived_rng(self.seed, "chance", k))
+            state.apply_action(outcome)
+            rows.append(Row(self.seq + len(rows) + 1, CHANCE, "action", outcome))
+            k += 1
+        return rows
+
+    def setup_rows(self) -> list[Row]:
+        """The chance rows of the setup (before the first decision)."""
+        state = self.state.clone()
+        rows: list[Row] = []
+        k = self.chance_count
+        while state.current_player() == CHANCE:
+            outcome = state.sample_chance(derived_rng(self.seed, "chance", k))
+            state.apply_action(outcome)
+            rows.append(Row(self.seq + len(rows) + 1, CHANCE, "action", outcome))
+            k += 1
+        return rows
+
+    # ------------------------------------------------------------------- undo
+    def undo_problem(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back their last decision now (``None``: they may).
+
+        BGA's rule: only your own last decision, only while no other player has
+        acted since, and nothing hidden was revealed and no chance happened since.
+        """
+        if self.status != "playing":
+            return "the game is not running"
+        if not self.played:
+            return "there is nothing to take back"
+        last = self.played[-1]
+        if last.row.seat == CHANCE:
+            return "chance has happened since (a card, a tile or a die was revealed)"
+        if last.row.seat != seat:
+            return "another player has acted since"
+        if any(r.seat != seat for r in self.rows if r.seq > last.row.seq):
+            return "another player has acted since"
+        if last.simultaneous:
+            now = self.state.players_to_move() if self.state.current_player() == SIMULTANEOUS else None
+            if now is None or not set(now) <= set(last.waiting):
+                return "the round is over and every choice has been shown"
+            return None
+        if self._revealed(last):
+            return "that move showed hidden information"
+        return None
+
+    def _revealed(self, last: Played) -> bool:
+        """Did ``last`` show its player something they could not see before?
+
+        What the player could not see is redrawn (``resample``) in the state
+        before the move, the move is made there too, and their view compared: if
+        what they see after the move depends on what was hidden before, taking it
+        back would let them choose again knowing more (Lucent: the next player
+        went out, so their hand held nothing playable).
+        """
+        if not self.game.spec.has_hidden_information:
+            return False
+        key = len(self.rows)
+        if key not in self._undo_cache:
+            seat, action = last.row.seat, last.row.action_id
+            before = self._replay(self.played[:-1])
+            seen = self.state.view(seat)
+            rng = derived_rng(self.seed, "undo-check", last.row.seq)
+            revealed = False
+            for _ in range(UNDO_SAMPLES):
+                sample = before.resample(seat, rng)
+                sample.apply_action(action, seat)  # type: ignore[arg-type]
+                if sample.view(seat) != seen:
+                    revealed = True
+                    break
+            self._undo_cache[key] = revealed
+        return self._undo_cache[key]
+
+    def plan_undo(self, seat: int, client_msg_id: str | None) -> list[Row]:
+        """The row that takes back ``seat``'s last decision (check :meth:`undo_problem` first)."""
+        return [Row(self.seq + 1, seat, "undo", None, client_msg_id)]
+
+    def _take_back(self, seat: int) -> None:
+        if not self.played or self.played[-1].row.seat != seat:
+            raise TableBroken(f"table {self.id}: an undo by seat {seat + 1} that has nothing of theirs to take back")
+        last = self.played[-1]
+        choosing_again = (
+            last.simultaneous
+            and self.state.current_player() == SIMULTANEOUS
+            and seat not in self.state.players_to_move()
+        )
+        self.state = self._replay(self.played[:-1])
+        self.played.pop()
+        self.journal.undo(seat, last.text, last.simultaneous, choosing_again)
+
+    def _replay(self, played: Sequence[Played]) -> State:
+        state = self.start_state()
+        for p in played:
+            state.apply_action(p.row.action_id, None if p.row.seat == CHANCE else p.row.seat)  # type: ignore[arg-type]
+        return state
+
+    # ------------------------------------------------------------------ views
+    def log_since(self, audience: Audience, start: int) -> list[Entry]:
+        """``audience``'s log entries from number ``start`` on."""
+        return self.journal.entries(audience)[max(0, start) :]

@@ -1,0 +1,86 @@
+"""Looking back at a table: replays step by step, a seat's own record, the full record after the end.
+
+A *step* of an audience is a moment at which something new reached it: the
+table at rest (after a move and the chance that follows it) with at least one
+new log entry for that audience. Replays and seat records walk the log again
+from the start and stop at those moments, so a replay shows exactly the frames
+the audience was sent, and a seat's record holds only what that seat saw:
+its view at every step and the log as it reached it (other seats'
+simultaneous choices only once revealed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from ziggurat.core import CHANCE, GameRecord
+from ziggurat.core.journal import Audience
+from ziggurat.server import frames
+from ziggurat.server.live import LiveTable
+from ziggurat.server.service import ServiceError
+
+PLAYER_RECORD_FORMAT = "ziggurat-player-record"
+PLAYER_RECORD_VERSION = 1
+
+
+def _steps(table: LiveTable, audience: Audience) -> Iterator[LiveTable]:
+    """A fresh replay of ``table``, yielded at each step of ``audience``."""
+    empty = dataclasses.replace(table.record, rows=[], seats=list(table.seats))
+    replay = LiveTable(empty)
+    rows = list(table.rows)
+    seen = -1
+    for i in range(len(rows) + 1):
+        at_rest = i == len(rows) or not (rows[i].seat == CHANCE and rows[i].kind == "action")
+        if at_rest:
+            count = replay.journal.count(audience)
+            if count > seen:
+                seen = count
+                yield replay
+        if i < len(rows):
+            replay.apply_row(rows[i])
+
+
+def replay_step(table: LiveTable, audience: Audience, step: int | None) -> tuple[dict[str, Any] | None, int]:
+    """The HTML frame of ``audience``'s step number ``step`` (with the whole log so far), and the number of steps."""
+    frame = None
+    total = 0
+    for i, replay in enumerate(_steps(table, audience)):
+        if i == step:
+            frame = frames.html_frame(replay, audience, 0)
+        total = i + 1
+    return frame, total
+
+
+def seat_record(table: LiveTable, seat: int) -> dict[str, Any]:
+    """What ``seat`` saw, step by step: its view and the log entries as they reached it."""
+    steps = []
+    sent = 0
+    for step in _steps(table, seat):
+        entries = step.log_since(seat, sent)
+        sent = step.journal.count(seat)
+        steps.append({"n": sent, "log": [e.to_json() for e in entries], "view": step.state.view(seat)})
+    result = None
+    if table.state.is_terminal():
+        outcome = table.state.outcome()
+        result = {"scores": list(outcome.scores), "ranks": list(outcome.ranks), "winners": list(outcome.winners)}
+    return {
+        "format": PLAYER_RECORD_FORMAT,
+        "version": PLAYER_RECORD_VERSION,
+        "game": table.game.spec.id,
+        "players": table.game.num_players,
+        "options": table.game.params()["options"],
+        "player": seat,
+        "seats": frames.seat_list(table),
+        "steps": steps,
+        "result": result,
+    }
+
+
+def full_record(table: LiveTable) -> dict[str, Any]:
+    """The whole game as a ``ziggurat-record`` (seed and chance included): only once the game is over."""
+    if table.record.position is not None:
+        raise ServiceError("bad_request", "this table started from a position; only seat records can be downloaded")
+    names = [s.name or (s.bot or "human") for s in table.seats]
+    return GameRecord.from_state(table.state, table.seed, names).to_json()

@@ -1,0 +1,543 @@
+"""The tables service: create tables, seat players, take moves, keep every audience up to date.
+
+One :class:`TableService` per server process. It caches each table as a
+:class:`~ziggurat.server.live.LiveTable` and changes it only under the table's
+lock, in one order: check the move against the cached state, write its rows to
+the log (the database refuses a ``seq`` another process took first: then the
+table catches up from the log and the move is checked again), replay the rows
+into the cache, tell the connections (:class:`~ziggurat.server.hub.Hub`), and
+wake the bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ziggurat
+from ziggurat.core import ZigguratError, get_bot, get_game
+from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
+from ziggurat.core.registry import make_game
+from ziggurat.server.live import LiveTable, TableBroken, derived_rng
+from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
+from ziggurat.server.store import LogWriter, Row, SeatRecord, Store, TableRecord, now
+
+log = logging.getLogger("ziggurat.server")
+
+NAME_MAX = 40
+BOT_LEVELS: dict[int, dict[str, Any]] = {
+    1: {"iterations": 100},
+    2: {"iterations": 400},
+    3: {"iterations": 1500},
+    4: {"seconds": 2.0},
+    5: {"seconds": 5.0},
+}
+WEB_BOTS = ("random", "greedy", "ismcts")
+MAX_TABLE_PLAYERS = 8
+
+
+class ServiceError(ZigguratError):
+    """A request that cannot be served; ``code`` says why (and picks the HTTP status)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+STATUS_OF = {
+    "bad_request": 400,
+    "bad_action": 400,
+    "forbidden": 403,
+    "not_found": 404,
+    "illegal": 409,
+    "not_your_turn": 409,
+    "stale": 409,
+    "not_started": 409,
+    "game_over": 409,
+    "seat_taken": 409,
+    "undo_refused": 409,
+    "busy": 503,
+    "broken": 500,
+}
+
+
+@dataclass
+class SeatRequest:
+    """One seat of a table being created: a human (``name`` when it is the creator's) or a bot."""
+
+    kind: str
+    bot: str | None = None
+    level: int | None = None
+    name: str | None = None
+    me: bool = False
+
+
+@dataclass
+class CreateRequest:
+    """What the lobby (or an API client) asks for."""
+
+    game: str
+    seats: list[SeatRequest]
+    options: dict[str, Any] = field(default_factory=dict)
+    public: bool = False
+    seed: int | None = None
+    position: dict[str, Any] | None = None
+
+
+@dataclass
+class Created:
+    """A new table: its id, the creator's seat and secret, and an invite secret per open seat."""
+
+    table_id: str
+    seat: int | None
+    token: str | None
+    invites: dict[int, str]
+
+
+@dataclass
+class MoveTimer:
+    """When a move arrived, to measure it until every connection has been sent the result."""
+
+    started: float
+    pending: int = 0
+
+
+def clean_name(name: object) -> str:
+    """A display name: trimmed, single-spaced, 1..40 printable characters."""
+    if not isinstance(name, str):
+        raise ServiceError("bad_request", "a name must be a text")
+    text = " ".join(name.split())
+    if not text:
+        raise ServiceError("bad_request", "say your name (1 to 40 characters)")
+    if len(text) > NAME_MAX:
+        raise ServiceError("bad_request", f"a name has at most {NAME_MAX} characters")
+    if any(not ch.isprintable() for ch in text):
+        raise ServiceError("bad_request", "a name cannot hold control characters")
+    return text
+
+
+class TableService:
+    """Tables in one process: the cache over the store, and every change to a table."""
+
+    def __init__(self, store: Store, writer: LogWriter):
+        self.store = store
+        self.writer = writer
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        self.listeners: list[Any] = []  # objects with changed(table, timer) (the hub, the bots)
+        self.latencies: list[float] = []
+        self.moves_applied = 0
+
+    # ---------------------------------------------------------------- loading
+    async def get(self, table_id: str) -> LiveTable:
+        """The table (loaded and replayed on first use)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16 or not table_id.isalnum():
+            raise ServiceError("not_found", "there is no such table")
+        waiting = self._loading.get(table_id)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            record = await asyncio.to_thread(self.store.load_table, table_id)
+            if record is None:
+                raise ServiceError("not_found", "there is no such table")
+            try:
+                table = LiveTable(record)
+            except TableBroken as exc:
+                log.error("%s", exc)
+                raise ServiceError("broken", "this table's saved game cannot be replayed") from None
+            self.tables[table_id] = table
+            future.set_result(table)
+            return table
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+
+    async def catch_up(self, table: LiveTable) -> int:
+        """Replay rows another process appended; returns how many (call it holding ``table.lock``)."""
+        rows = await asyncio.to_thread(self.store.rows_after, table.id, table.seq)
+        fresh = [row for row in rows if row.seq > table.seq]
+        for row in fresh:
+            table.apply_row(row)
+        if fresh:
+            self._changed(table, None)
+        return len(fresh)
+
+    async def refresh(self, table: LiveTable) -> None:
+        """Catch up with the log before answering from the cache (another process may have moved)."""
+        async with table.lock:
+            await self.catch_up(table)
+
+    # --------------------------------------------------------------- creating
+    async def create(self, request: CreateRequest) -> Created:
+        """Check a table request and store the new table (with its setup's chance outcomes)."""
+        try:
+            entry = get_game(request.game)
+        except ConfigError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        spec = entry.game_class.spec
+        for name in request.options:
+            try:
+                opt = spec.option(str(name))
+            except ConfigError as exc:
+                raise ServiceError("bad_request", str(exc)) from None
+            if opt.kind == "path":
+                raise ServiceError(
+                    "bad_request", f"option {opt.name!r} names a file on the server and cannot be set from the web"
+                )
+        if not isinstance(request.seats, list) or not request.seats:
+            raise ServiceError("bad_request", "say who sits at each seat")
+        try:
+            game = make_game(spec.id, len(request.seats), request.options)
+        except ConfigError as exc:
+            raise ServiceError("bad_request", str(exc)) from None
+        if sum(1 for s in request.seats if s.me) > 1:
+            raise ServiceError("bad_request", "you can take only one seat")
+        seat_records: list[SeatRecord] = []
+        created_seat: int | None = None
+        creator_token: str | None = None
+        invites: dict[int, str] = {}
+        for i, s in enumerate(request.seats):
+            if s.kind == "bot":
+                seat_records.append(self._bot_seat(i, s, game))
+            elif s.kind == "human":
+                token = new_token()
+                if s.me:
+                    name = clean_name(s.name if s.name is not None else "")
+                    seat_records.append(
+                        SeatRecord(i, "human", name=name, token_hash=hash_token(token), claimed_at=now())
+                    )
+                    created_seat, creator_token = i, token
+                else:
+                    seat_records.append(SeatRecord(i, "human", token_hash=hash_token(token)))
+                    invites[i] = token
+            else:
+                raise ServiceError("bad_request", f"seat {i + 1} must be a human or a bot, not {s.kind!r}")
+        seed = new_seed() if request.seed is None else request.seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ServiceError("bad_request", "a seed is a whole number from 0 to 2**63 - 1")
+        position = request.position
+        if position is not None:
+            try:
+                game.state_from_json(position)
+            except ZigguratError as exc:
+                raise ServiceError("bad_request", f"the start position cannot be used: {exc}") from None
+        record = TableRecord(
+            id=new_table_id(),
+            game=spec.id,
+            players=game.num_players,
+            options=game.params()["options"],
+            seed=seed,
+            engine_version=ziggurat.__version__,
+            position=position,
+            public=bool(request.public),
+            status="waiting",
+            created_at=now(),
+            seats=seat_records,
+            rows=[],
+        )
+        table = LiveTable(record)
+        record.rows = table.setup_rows()
+        for row in record.rows:
+            table.apply_row(row)
+        record.status = table.status
+        await asyncio.to_thread(self.store.create_table, record)
+        self.tables[record.id] = table
+        self._changed(table, None)
+        return Created(record.id, created_seat, creator_token, invites)
+
+    @staticmethod
+    def _bot_seat(i: int, s: SeatRequest, game: Any) -> SeatRecord:
+        if s.bot not in WEB_BOTS:
+            raise ServiceError("bad_request", f"seat {i + 1}: the bots are {', '.join(WEB_BOTS)}, not {s.bot!r}")
+        get_bot(s.bot)
+        params: dict[str, Any] = {}
+        if s.bot == "ismcts":
+            level = 3 if s.level is None else s.level
+            if isinstance(level, bool) or not isinstance(level, int) or level not in BOT_LEVELS:
+                raise ServiceError("bad_request", f"seat {i + 1}: an ismcts level is 1 to {len(BOT_LEVELS)}")
+            params["level"] = level
+        elif s.level is not None:
+            raise ServiceError("bad_request", f"seat {i + 1}: only ismcts has levels")
+        return SeatRecord(i, "bot", bot=s.bot, bot_params=params, claimed_at=None)
+
+    # ------------------------------------------------------------------ seats
+    def seat_of(self, table: LiveTable, token: str | None) -> int | None:
+        """The seat whose secret is ``token`` (``None``: no token, or not one of this table's)."""
+        if not token or not isinstance(token, str) or len(token) > 200:
+            return None
+        found = None
+        for s in table.seats:  # every seat compared, in constant time each
+            if token_matches(token, s.token_hash):
+                found = s.seat
+        return found
+
+    async def find_invite(self, token: str) -> tuple[LiveTable, int]:
+        """The table and seat an invite secret opens."""
+        if not isinstance(token, str) or not 10 <= len(token) <= 200:
+            raise ServiceError("not_found", "this invite link is not valid")
+        found = await asyncio.to_thread(self.store.find_seat, hash_token(token))
+        if found is None:
+            raise ServiceError("not_found", "this invite link is not valid (or a newer one replaced it)")
+        table = await self.get(found[0])
+        if self.seat_of(table, token) != found[1]:
+            raise ServiceError("not_found", "this invite link is not valid")
+        return table, found[1]
+
+    async def claim(self, token: str, name: object) -> tuple[LiveTable, int]:
+        """Sit down with an invite secret (a seat already taken is simply reopened by its secret)."""
+        table, seat = await self.find_invite(token)
+        async with table.lock:
+            record = table.seats[seat]
+            if record.claimed_at is None:
+                clean = clean_name(name)
+                claimed = SeatRecord(seat, "human", name=clean, token_hash=record.token_hash, claimed_at=now())
+                ok = await asyncio.to_thread(
+                    self.store.claim_seat, table.id, seat, clean, record.token_hash or "", True
+                )
+                if not ok:
+                    raise ServiceError("seat_taken", "somebody sat there a moment ago")
+                table.seat_joined(seat, clean, claimed)
+                if table.status == "playing":
+                    await asyncio.to_thread(self.store.set_status, table.id, "playing")
+                self._changed(table, None)
+        return table, seat
+
+    async def claim_open(self, table_id: str, seat: int, name: object) -> str:
+        """Take an open seat of a public table from the lobby; returns the seat's new secret."""
+        table = await self.get(table_id)
+        if not table.public:
+            raise ServiceError("forbidden", "this table is not public: ask for an invite link")
+        return await self._reissue(table, seat, name)
+
+    async def reissue(self, table: LiveTable, by_seat: int | None, seat: int) -> str:
+        """A new invite secret for an open seat, asked by a seated player (the old link stops working)."""
+        if by_seat is None:
+            raise ServiceError("forbidden", "only a player at this table can make invite links")
+        return await self._reissue(table, seat, None)
+
+    async def _reissue(self, table: LiveTable, seat: int, name: object | None) -> str:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise ServiceError("not_found", "there is no such seat")
+        async with table.lock:
+            record = table.seats[seat]
+            if record.kind != "human" or record.claimed_at is not None:
+                raise ServiceError("seat_taken", "that seat is not open")
+            token = new_token()
+            if name is None:
+                ok = await asyncio.to_thread(self.store.claim_seat_secret, table.id, seat, hash_token(token))
+                if not ok:
+                    raise ServiceError("seat_taken", "that seat is not open")
+                table.seats[seat] = SeatRecord(seat, "human", token_hash=hash_token(token))
+                return token
+            clean = clean_name(name)
+            ok = await asyncio.to_thread(self.store.claim_seat, table.id, seat, clean, hash_token(token), True)
+            if not ok:
+                raise ServiceError("seat_taken", "somebody sat there a moment ago")
+            table.seat_joined(
+                seat, clean, SeatRecord(seat, "human", name=clean, token_hash=hash_token(token), claimed_at=now())
+            )
+            if table.status == "playing":
+                await asyncio.to_thread(self.store.set_status, table.id, "playing")
+            self._changed(table, None)
+            return token
+
+    # ------------------------------------------------------------------ moves
+    async def act(
+        self,
+        table: LiveTable,
+        seat: int | None,
+        action: object = None,
+        text: object = None,
+        expect: object = None,
+        client_msg_id: object = None,
+        timer: MoveTimer | None = None,
+    ) -> dict[str, Any]:
+        """Play ``action`` (an id) or ``text`` for ``seat``; the answer names the seat's new event number.
+
+        ``expect`` is the event number the move was chosen at: if the table has
+        moved on for this seat since, the move is stale and refused.
+        A ``client_msg_id`` already in the log is answered as before, not applied again.
+        """
+        msg_id = _check_msg_id(client_msg_id)
+        if seat is None:
+            raise ServiceError("forbidden", "spectators cannot play: open your seat's invite link")
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
+            raise ServiceError("bad_request", "'n' must be the event number the move was chosen at")
+        async with table.lock:
+            for _attempt in range(5):
+                if msg_id is not None and msg_id in table.msg_ids:
+                    return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
+                try:
+                    action_id = self._check_move(table, seat, action, text, expect)
+                except ServiceError as exc:
+                    # another process may have moved the game on: look at the log before saying no
+                    if exc.code in ("bad_request", "bad_action") or not await self.catch_up(table):
+                        raise
+                    continue
+                rows = table.plan(seat, action_id, msg_id)
+                if await self._append(table, rows):
+                    for row in rows:
+                        table.apply_row(row)
+                    self.moves_applied += 1
+                    await self._after_change(table, timer)
+                    return {"ok": True, "n": table.journal.count(seat)}
+                await self.catch_up(table)  # another process wrote first: look again
+            raise ServiceError("busy", "the table is busy; try again")
+
+    def _check_move(self, table: LiveTable, seat: int, action: object, text: object, expect: object) -> int:
+        status = table.status
+        if status == "waiting":
+            raise ServiceError("not_started", "the game starts when every seat is taken")
+        if status == "over":
+            raise ServiceError("game_over", "the game is over")
+        if expect is not None and expect != table.journal.count(seat):
+            raise ServiceError("stale", "the table has changed since you chose that move; here it is again")
+        if seat not in table.to_move():
+            if table.state.is_simultaneous_node():
+                raise ServiceError("not_your_turn", "you have made your choice for this round; wait for the others")
+            raise ServiceError("not_your_turn", "it is not your turn")
+        state = table.state
+        try:
+            if action is not None and text is not None:
+                raise ServiceError("bad_request", "send an action id or an action text, not both")
+            if action is not None:
+                if isinstance(action, bool) or not isinstance(action, int):
+                    raise ParseActionError(f"an action id is a whole number, not {action!r}")
+                if action not in state.legal_actions(seat):
+                    state._reject(action, seat)
+                return action
+            if text is not None:
+                if not isinstance(text, str) or len(text) > 200:
+                    raise ParseActionError("an action text is a short text")
+                return state.action_from_text(text, seat)
+        except IllegalActionError as exc:
+            raise ServiceError("illegal", str(exc)) from None
+        except GameOverError as exc:
+            raise ServiceError("game_over", str(exc)) from None
+        except ActionError as exc:
+            raise ServiceError("bad_action", str(exc)) from None
+        raise ServiceError("bad_request", "say which action: 'action' (an id) or 'text'")
+
+    async def undo(
+        self, table: LiveTable, seat: int | None, expect: object = None, client_msg_id: object = None
+    ) -> dict[str, Any]:
+        """Take back ``seat``'s last decision, if BGA's rule allows it (see ``LiveTable.undo_problem``)."""
+        msg_id = _check_msg_id(client_msg_id)
+        if seat is None:
+            raise ServiceError("forbidden", "spectators cannot take moves back")
+        async with table.lock:
+            for _attempt in range(5):
+                if msg_id is not None and msg_id in table.msg_ids:
+                    return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
+                if expect is not None and expect != table.journal.count(seat):
+                    raise ServiceError("stale", "the table has changed since; here it is again")
+                problem = table.undo_problem(seat)
+                if problem is not None:
+                    raise ServiceError("undo_refused", f"you cannot take that back: {problem}")
+                rows = table.plan_undo(seat, msg_id)
+                if await self._append(table, rows):
+                    for row in rows:
+                        table.apply_row(row)
+                    await self._after_change(table, None)
+                    return {"ok": True, "n": table.journal.count(seat)}
+                await self.catch_up(table)
+            raise ServiceError("busy", "the table is busy; try again")
+
+    async def _append(self, table: LiveTable, rows: Sequence[Row]) -> bool:
+        return await self.writer.append(table.id, rows)
+
+    async def _after_change(self, table: LiveTable, timer: MoveTimer | None) -> None:
+        if table.status == "over":
+            await asyncio.to_thread(self.store.set_status, table.id, "over")
+        self._changed(table, timer)
+
+    def _changed(self, table: LiveTable, timer: MoveTimer | None) -> None:
+        for listener in self.listeners:
+            listener.changed(table, timer)
+
+    def record_latency(self, seconds: float) -> None:
+        """Keep the time from a move's arrival until every audience was sent its result."""
+        self.latencies.append(seconds)
+        if len(self.latencies) > 200_000:
+            del self.latencies[:100_000]
+
+    def metrics(self) -> dict[str, Any]:
+        """Counters and move latency percentiles (milliseconds) since the start or the last reset."""
+        lat = sorted(self.latencies)
+
+        def pct(q: float) -> float | None:
+            return round(lat[min(len(lat) - 1, int(q * len(lat)))] * 1000, 3) if lat else None
+
+        return {
+            "moves": self.moves_applied,
+            "tables_cached": len(self.tables),
+            "log_commits": self.writer.commits,
+            "log_groups": self.writer.groups,
+            "latency_ms": {"n": len(lat), "p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99), "max": pct(1.0)},
+        }
+
+    def reset_metrics(self) -> None:
+        """Forget the latencies measured so far."""
+        self.latencies.clear()
+
+    # ---------------------------------------------------------------- startup
+    async def resume(self) -> int:
+        """Load every unfinished table with a bot, so that bots waiting to move do so (after a restart)."""
+        ids = await asyncio.to_thread(self.store.unfinished_tables)
+        count = 0
+        for table_id in ids:
+            try:
+                table = await self.get(table_id)
+            except ServiceError:
+                continue
+            if any(s.kind == "bot" for s in table.seats):
+                self._changed(table, None)
+                count += 1
+        return count
+
+    def bot_rng_seed(self, table: LiveTable, seat: int, n: int) -> int:
+        """The seed of a bot's decision: derived from the secret root, apart from the chance stream."""
+        return derived_rng(table.seed, "bot", seat, n).getrandbits(63)
+
+
+def _check_msg_id(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= 64 or not value.isprintable():
+        raise ServiceError("bad_request", "'id' (the message id) is a text of 1 to 64 characters")
+    return value
+
+
+def now_ms() -> float:
+    """A monotonic clock for latencies."""
+    return time.perf_counter()
+
+
+def table_summary(table: LiveTable) -> Mapping[str, Any]:
+    """What anyone may know of a table: game, options, seats and status (never the seed)."""
+    from ziggurat.server.frames import seat_list
+
+    spec = table.game.spec
+    return {
+        "id": table.id,
+        "game": spec.id,
+        "name": spec.name,
+        "players": table.game.num_players,
+        "options": table.game.params()["options"],
+        "public": table.public,
+        "status": table.status,
+        "seats": seat_list(table),
+    }

@@ -1,0 +1,57 @@
+// The invite page: the seat's secret is in the URL fragment (#...), which browsers never send to a server.
+const token = decodeURIComponent(location.hash.slice(1));
+const title = document.getElementById("zg-join-title");
+const text = document.getElementById("zg-join-text");
+const form = document.getElementById("zg-join-form");
+const nameInput = document.getElementById("zg-join-name");
+const errorEl = document.getElementById("zg-join-error");
+
+async function post(url, body) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Ziggurat": "1" },
+    body: JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.message || "the server said no");
+  return data;
+}
+
+async function start() {
+  if (!token) {
+    title.textContent = "No invitation";
+    text.textContent = "Open the whole invite link you were sent.";
+    return;
+  }
+  try {
+    const info = await post("/api/seats/lookup", { token });
+    title.textContent = `${info.name ? "Back to" : "Join"} ${info.name || "seat " + (info.seat + 1)}: ${info.game}`;
+    text.textContent = `${info.players} players. Seat ${info.seat + 1}.`;
+    if (info.taken) {
+      nameInput.value = info.name;
+      nameInput.disabled = true;
+      document.getElementById("zg-join-button").textContent = `Continue as ${info.name}`;
+    } else {
+      nameInput.value = localStorage.getItem("zg-name") || "";
+    }
+    form.hidden = false;
+  } catch (e) {
+    title.textContent = "This invitation does not work";
+    errorEl.textContent = e.message;
+  }
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorEl.textContent = "";
+  try {
+    if (!nameInput.disabled) localStorage.setItem("zg-name", nameInput.value.trim());
+    const r = await post("/api/seats/claim", { token, name: nameInput.value });
+    history.replaceState(null, "", "/join");
+    location.href = r.url;
+  } catch (e) {
+    errorEl.textContent = e.message;
+  }
+});
+
+start();

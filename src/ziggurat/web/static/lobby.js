@@ -1,0 +1,104 @@
+// The lobby: the new-table form (which options each game has comes from the server) and public tables.
+const games = JSON.parse(document.getElementById("zg-games").textContent);
+const form = document.getElementById("zg-create-form");
+const gameSelect = document.getElementById("zg-game");
+const playersSelect = document.getElementById("zg-players");
+const seatList = document.getElementById("zg-seat-list");
+const seatTemplate = document.getElementById("zg-seat-template");
+const nameInput = document.getElementById("zg-name");
+const errorEl = document.getElementById("zg-create-error");
+
+nameInput.value = localStorage.getItem("zg-name") || "";
+
+function game() {
+  return games.find((g) => g.id === gameSelect.value);
+}
+
+function showGame() {
+  const g = game();
+  for (const fs of document.querySelectorAll(".zg-options")) fs.hidden = fs.dataset.game !== g.id;
+  const before = Number(playersSelect.value) || 0;
+  playersSelect.replaceChildren();
+  for (let p = g.min_players; p <= g.max_players; p++) {
+    const o = document.createElement("option");
+    o.value = o.textContent = String(p);
+    playersSelect.append(o);
+  }
+  playersSelect.value = String(Math.min(g.max_players, Math.max(g.min_players, before || Math.max(2, g.min_players))));
+  showSeats();
+}
+
+function showSeats() {
+  const count = Number(playersSelect.value);
+  while (seatList.children.length < count) {
+    const li = seatTemplate.content.firstElementChild.cloneNode(true);
+    const select = li.querySelector("select");
+    select.value = seatList.children.length === 0 ? "me" : "random";
+    seatList.append(li);
+  }
+  while (seatList.children.length > count) seatList.lastElementChild.remove();
+}
+
+function options() {
+  const out = {};
+  const fs = document.querySelector(`.zg-options[data-game="${gameSelect.value}"]`);
+  for (const input of fs.querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind;
+    out[input.dataset.option] = kind === "bool" ? input.checked : kind === "int" ? Number(input.value) : input.value;
+  }
+  return out;
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Ziggurat": "1" },
+    body: JSON.stringify(body),
+  });
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.message || "the server said no");
+  return data;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  errorEl.textContent = "";
+  const name = nameInput.value.trim();
+  localStorage.setItem("zg-name", name);
+  const seats = [...seatList.querySelectorAll("select")].map((s) => s.value);
+  try {
+    const created = await post("/api/tables", {
+      game: gameSelect.value,
+      seats,
+      options: options(),
+      public: document.getElementById("zg-public").checked,
+      name,
+    });
+    const hash = created.invites.map((i) => `invite-${i.seat}=${encodeURIComponent(i.token)}`).join("&");
+    location.href = `/t/${created.id}` + (hash ? `#${hash}` : "");
+  } catch (e) {
+    errorEl.textContent = e.message;
+  }
+});
+
+for (const button of document.querySelectorAll("[data-sit]")) {
+  button.addEventListener("click", async () => {
+    const name = nameInput.value.trim();
+    if (!name) {
+      errorEl.textContent = "Write your name first (in the form above).";
+      nameInput.focus();
+      return;
+    }
+    localStorage.setItem("zg-name", name);
+    try {
+      const r = await post(`/api/tables/${button.dataset.sit}/seats/${button.dataset.seat}/claim`, { name });
+      location.href = r.url;
+    } catch (e) {
+      errorEl.textContent = e.message;
+    }
+  });
+}
+
+gameSelect.addEventListener("change", showGame);
+playersSelect.addEventListener("change", showSeats);
+showGame();

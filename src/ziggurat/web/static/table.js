@@ -1,0 +1,195 @@
+// The table page: one WebSocket, frames drawn by the server, moves sent by click or from the list.
+//
+// The page never changes the board by itself: after a move it waits for the
+// server's frame. A refused or stale move is answered with an error and a fresh
+// frame, so nothing wrong stays on the screen. A dropped socket reconnects with
+// the event number it had; a move not yet acknowledged is sent again with the
+// same message id, and the server applies it at most once.
+import { BoardClicks } from "./board.js";
+
+const root = document.getElementById("zg-table");
+const tableId = root.dataset.table;
+const seat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
+const boardEl = document.getElementById("zg-board");
+const statusEl = document.getElementById("zg-status");
+const logEl = document.getElementById("zg-log");
+const actionsEl = document.getElementById("zg-actions");
+const undoButton = document.getElementById("zg-undo");
+const clearButton = document.getElementById("zg-clear");
+const errorEl = document.getElementById("zg-error");
+const connEl = document.getElementById("zg-conn");
+
+let frame = JSON.parse(document.getElementById("zg-initial").textContent);
+let n = frame.n; // how many log entries this page has shown: the event number
+let socket = null;
+let retry = 0;
+let pending = null; // the move on its way: {type, id, ...}
+let online = [];
+
+const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions });
+
+function newId() {
+  return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 36);
+}
+
+function setConn(state, text) {
+  connEl.dataset.state = state;
+  connEl.textContent = text;
+}
+
+function showError(text) {
+  errorEl.textContent = text;
+  errorEl.hidden = !text;
+}
+
+function showActions(candidates, path) {
+  if (!actionsEl) return;
+  const buttons = candidates.map((a) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = a.text;
+    b.dataset.action = String(a.id);
+    b.disabled = pending !== null;
+    b.addEventListener("click", () => act(a.id));
+    return b;
+  });
+  actionsEl.replaceChildren(...buttons);
+  if (!candidates.length) {
+    const p = document.createElement("span");
+    p.className = "zg-muted";
+    p.textContent = frame.status.phase === "over" ? "The game is over." : "Nothing to do right now.";
+    actionsEl.replaceChildren(p);
+  }
+  if (clearButton) clearButton.hidden = !path.length;
+}
+
+function showPresence() {
+  for (const dot of statusEl.querySelectorAll("[data-online]")) {
+    dot.classList.toggle("zg-online", online.includes(Number(dot.dataset.online)));
+  }
+}
+
+function applyFrame(f, drawn = false) {
+  frame = f;
+  if (f.html && !drawn) {
+    boardEl.innerHTML = f.html.board;
+    statusEl.innerHTML = f.html.status;
+    for (const li of f.html.log) logEl.insertAdjacentHTML("beforeend", li);
+  }
+  logEl.scrollTop = logEl.scrollHeight;
+  n = f.n;
+  clicks.setActions(f.actions);
+  clicks.setEnabled(pending === null);
+  if (undoButton) undoButton.hidden = !f.undo;
+  root.dataset.n = String(n);
+  root.dataset.phase = f.status.phase;
+  root.dataset.myTurn = String(seat !== null && f.status.to_move.includes(seat));
+  showPresence();
+}
+
+function settle() {
+  pending = null;
+  clicks.setEnabled(true);
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
+}
+
+function act(actionId) {
+  if (pending !== null || seat === null) return;
+  showError("");
+  pending = { type: "act", action: actionId, n, id: newId() };
+  clicks.setEnabled(false);
+  showActions([], []);
+  if (!send(pending)) setConn("offline", "Not connected: the move will be sent when the connection is back.");
+}
+
+function undo() {
+  if (pending !== null) return;
+  showError("");
+  pending = { type: "undo", n, id: newId() };
+  send(pending);
+}
+
+function onMessage(event) {
+  const msg = JSON.parse(event.data);
+  if (msg.type === "frame") {
+    applyFrame(msg);
+  } else if (msg.type === "error") {
+    showError(msg.message);
+    if (pending && msg.id === pending.id) settle(); // a fresh frame follows
+  } else if (msg.type === "ack") {
+    if (pending && msg.id === pending.id) settle(); // its frame came first
+  } else if (msg.type === "presence") {
+    online = msg.online;
+    showPresence();
+  } else if (msg.type === "welcome") {
+    retry = 0;
+    setConn("online", "Connected.");
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/api/tables/${tableId}/ws`);
+  setConn("connecting", retry ? "Reconnecting…" : "Connecting…");
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ type: "hello", since: n, format: "html" }));
+    if (pending) socket.send(JSON.stringify(pending)); // same id: applied at most once
+  });
+  socket.addEventListener("message", onMessage);
+  socket.addEventListener("close", () => {
+    setConn("offline", "Connection lost — reconnecting…");
+    const wait = Math.min(5000, 300 * 2 ** retry);
+    retry += 1;
+    setTimeout(connect, wait);
+  });
+}
+
+if (undoButton) undoButton.addEventListener("click", undo);
+if (clearButton) clearButton.addEventListener("click", () => clicks.reset());
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && (!socket || socket.readyState > WebSocket.OPEN)) connect();
+});
+
+// invite links handed over in the URL fragment when the table was created (never sent to the server)
+function showInvites() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  let any = false;
+  for (const [key, token] of params) {
+    const m = /^invite-(\d+)$/.exec(key);
+    const input = m && document.querySelector(`[data-invite-seat="${m[1]}"]`);
+    if (input) {
+      input.value = `${location.origin}/join#${token}`;
+      any = true;
+    }
+  }
+  if (any) history.replaceState(null, "", location.pathname);
+  for (const b of document.querySelectorAll("[data-copy]")) {
+    b.addEventListener("click", () => {
+      const input = document.querySelector(`[data-invite-seat="${b.dataset.copy}"]`);
+      input.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+    });
+  }
+  for (const b of document.querySelectorAll("[data-reissue]")) {
+    b.addEventListener("click", async () => {
+      const r = await fetch(`/api/tables/${tableId}/seats/${b.dataset.reissue}/invite`, {
+        method: "POST",
+        headers: { "X-Ziggurat": "1" },
+      });
+      const body = await r.json();
+      if (r.ok) document.querySelector(`[data-invite-seat="${b.dataset.reissue}"]`).value = body.url;
+      else showError(body.message);
+    });
+  }
+}
+
+showInvites();
+applyFrame(frame, true); // the page came with this frame drawn
+connect();
