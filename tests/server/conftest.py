@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.pg import TempPostgres
-from tests.server.util import LiveServer
+from tests.server.util import LiveServer, ThreadedServer
 from ziggurat.server.app import Settings, create_app
 
 
@@ -71,3 +71,13 @@ def live_server(tmp_path) -> Iterator[type[LiveServer]]:
     yield Tracked
     for server in started:
         server.kill()
+
+
+@pytest.fixture
+def wire_server(sqlite_url: str) -> Iterator[ThreadedServer]:
+    """The app served over real loopback sockets by uvicorn, in a thread of the test process."""
+    server = ThreadedServer(create_app(Settings(db_url=sqlite_url, bot_delay=0, bot_workers=0)))
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -109,7 +109,7 @@ class LiveServer:
         cmd = [
             sys.executable,
             "-m",
-            "ziggurat.cli.main",
+            "ziggurat",
             "serve",
             "--port",
             str(self.port),
@@ -157,3 +157,38 @@ class LiveServer:
 def dumps(message: dict[str, Any]) -> str:
     """A WebSocket message."""
     return json.dumps(message)
+
+
+class ThreadedServer:
+    """uvicorn serving an app on a free loopback port from a thread (real sockets, one process)."""
+
+    def __init__(self, app: Any):
+        import threading
+
+        import uvicorn
+
+        self.port = free_port()
+        self.app = app
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+
+    @property
+    def url(self) -> str:
+        """The base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """The base WebSocket URL."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """Shut uvicorn down and wait for the thread."""
+        self.server.should_exit = True
+        self.thread.join(20)

@@ -267,6 +267,17 @@ class LiveTable:
             state.apply_action(p.row.action_id, None if p.row.seat == CHANCE else p.row.seat)  # type: ignore[arg-type]
         return state
 
+    def changed_since(self, seat: int, n: int) -> bool:
+        """Whether ``seat`` has seen a change since its event number ``n`` that could change its move.
+
+        Another seat becoming ready (or choosing again) in a simultaneous round
+        changes nothing of one's own choice, so it does not make a move stale.
+        """
+        entries = self.journal.entries(seat)
+        if not 0 <= n <= len(entries):
+            return True
+        return any(e.kind not in ("ready", "choosing", "join") for e in entries[n:])
+
     # ------------------------------------------------------------------ views
     def log_since(self, audience: Audience, start: int) -> list[Entry]:
         """``audience``'s log entries from number ``start`` on."""

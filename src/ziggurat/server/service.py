@@ -132,6 +132,7 @@ class TableService:
         self.listeners: list[Any] = []  # objects with changed(table, timer) (the hub, the bots)
         self.latencies: list[float] = []
         self.moves_applied = 0
+        self.conflicts = 0  # appends refused by the database (another process wrote that seq first)
 
     # ---------------------------------------------------------------- loading
     async def get(self, table_id: str) -> LiveTable:
@@ -403,7 +404,7 @@ class TableService:
             raise ServiceError("not_started", "the game starts when every seat is taken")
         if status == "over":
             raise ServiceError("game_over", "the game is over")
-        if expect is not None and expect != table.journal.count(seat):
+        if expect is not None and table.changed_since(seat, expect):  # type: ignore[arg-type]
             raise ServiceError("stale", "the table has changed since you chose that move; here it is again")
         if seat not in table.to_move():
             if table.state.is_simultaneous_node():
@@ -442,7 +443,7 @@ class TableService:
             for _attempt in range(5):
                 if msg_id is not None and msg_id in table.msg_ids:
                     return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
-                if expect is not None and expect != table.journal.count(seat):
+                if expect is not None and table.changed_since(seat, expect):  # type: ignore[arg-type]
                     raise ServiceError("stale", "the table has changed since; here it is again")
                 problem = table.undo_problem(seat)
                 if problem is not None:
@@ -457,7 +458,10 @@ class TableService:
             raise ServiceError("busy", "the table is busy; try again")
 
     async def _append(self, table: LiveTable, rows: Sequence[Row]) -> bool:
-        return await self.writer.append(table.id, rows)
+        written = await self.writer.append(table.id, rows)
+        if not written:
+            self.conflicts += 1
+        return written
 
     async def _after_change(self, table: LiveTable, timer: MoveTimer | None) -> None:
         if table.status == "over":
@@ -483,6 +487,7 @@ class TableService:
 
         return {
             "moves": self.moves_applied,
+            "conflicts": self.conflicts,
             "tables_cached": len(self.tables),
             "log_commits": self.writer.commits,
             "log_groups": self.writer.groups,
