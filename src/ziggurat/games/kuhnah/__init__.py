@@ -5,6 +5,7 @@ from ziggurat.games.kuhnah.encode import tensor, tensor_size
 from ziggurat.games.kuhnah.heuristic import heuristic, value
 from ziggurat.games.kuhnah.render import render
 from ziggurat.games.kuhnah.rules import SPEC, KuhNahGame, KuhNahState
+from ziggurat.games.kuhnah.web import board
 
 RULES = """\
 K'uh Nah — 2 to 6 players. Build a pyramid whose uncovered cards weigh as little as possible.
@@ -35,6 +36,7 @@ ENTRY = GameEntry(
     tensor=tensor,
     tensor_size=tensor_size,
     value=value,
+    board=board,
 )
 
 __all__ = ["ENTRY", "SPEC", "KuhNahGame", "KuhNahState"]

@@ -5,6 +5,7 @@ from ziggurat.games.lucent.encode import tensor, tensor_size
 from ziggurat.games.lucent.heuristic import heuristic, value
 from ziggurat.games.lucent.render import render
 from ziggurat.games.lucent.rules import SPEC, LucentGame, LucentState
+from ziggurat.games.lucent.web import board
 
 RULES = """\
 Lucent — 2 to 5 players. Build one shared pyramid of gems; be the last player to place one.
@@ -36,6 +37,7 @@ ENTRY = GameEntry(
     tensor=tensor,
     tensor_size=tensor_size,
     value=value,
+    board=board,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "LucentGame", "LucentState"]

@@ -5,6 +5,7 @@ from ziggurat.games.nakum.encode import tensor, tensor_size
 from ziggurat.games.nakum.heuristic import heuristic, value
 from ziggurat.games.nakum.render import render
 from ziggurat.games.nakum.rules import SPEC, NakumGame, NakumState
+from ziggurat.games.nakum.web import board
 
 RULES = """\
 Nakum — 2 to 4 players. Hunt, harvest, explore and sacrifice for the gods' favour.
@@ -48,6 +49,7 @@ ENTRY = GameEntry(
     game_class=NakumGame,
     rules=RULES,
     render=render,
+    board=board,
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
