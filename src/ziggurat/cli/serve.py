@@ -57,6 +57,9 @@ def serve(
     ] = 0.8,
     bot_workers: Annotated[int, typer.Option(help="processes that run the bots (0: threads in the server)")] = 1,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+    ws_compression: Annotated[
+        bool, typer.Option(help="compress WebSocket frames (less data for phones, more work for the server)")
+    ] = False,
 ) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
@@ -84,4 +87,11 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     safe_db = url.split("@")[-1] if "@" in url else url
     console.print(f"Ziggurat is serving on http://{shown}:{port}  (database: {safe_db}; Ctrl-C stops)", highlight=False)
-    uvicorn.run(application, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=ws_compression,
+    )

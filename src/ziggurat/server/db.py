@@ -3,8 +3,9 @@
 The move log is the truth. ``moves`` is append-only: one row per applied action
 (player moves, chance outcomes and take-backs), ordered by ``seq`` within a table;
 ``UNIQUE(table_id, seq)`` lets the database, not a server process, decide which of
-two competing moves comes next, and ``UNIQUE(table_id, client_msg_id)`` applies a
-retried message once. The schema is created and upgraded by Alembic
+two competing moves comes next, and ``UNIQUE(table_id, seat, client_msg_id)`` applies a
+retried message once (message ids are chosen by each client, so they are unique per seat).
+The schema is created and upgraded by Alembic
 (``ziggurat/server/migrations``) when the server starts.
 """
 
@@ -73,7 +74,7 @@ moves = Table(
     Column("action_id", Integer, nullable=True),  # NULL for an undo
     Column("client_msg_id", String(64), nullable=True),
     Column("at", DateTime(timezone=True), nullable=False),
-    UniqueConstraint("table_id", "client_msg_id", name="uq_moves_client_msg"),
+    UniqueConstraint("table_id", "seat", "client_msg_id", name="uq_moves_client_msg"),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")

@@ -74,7 +74,7 @@ class LiveTable:
         self.rows: list[Row] = []
         self.played: list[Played] = []
         self.chance_count = 0
-        self.msg_ids: dict[str, int] = {}
+        self.msg_ids: dict[tuple[int, str], int] = {}  # (seat, client message id) -> seq
         self.started = False
         self._undo_cache: dict[int, bool] = {}
         for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
@@ -153,7 +153,7 @@ class LiveTable:
             self.played.append(Played(row, text, simultaneous, waiting))
         self.rows.append(row)
         if row.client_msg_id is not None:
-            self.msg_ids[row.client_msg_id] = row.seq
+            self.msg_ids[(row.seat, row.client_msg_id)] = row.seq
         if self.state.is_terminal() and row.kind == "action" and not self._ended():
             outcome = self.state.outcome()
             self.journal.add(Entry("end", None, "Game over: " + scores_line(outcome.scores, outcome.ranks)))

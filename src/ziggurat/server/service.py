@@ -379,7 +379,7 @@ class TableService:
             raise ServiceError("bad_request", "'n' must be the event number the move was chosen at")
         async with table.lock:
             for _attempt in range(5):
-                if msg_id is not None and msg_id in table.msg_ids:
+                if msg_id is not None and (seat, msg_id) in table.msg_ids:
                     return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
                 try:
                     action_id = self._check_move(table, seat, action, text, expect)
@@ -441,7 +441,7 @@ class TableService:
             raise ServiceError("forbidden", "spectators cannot take moves back")
         async with table.lock:
             for _attempt in range(5):
-                if msg_id is not None and msg_id in table.msg_ids:
+                if msg_id is not None and (seat, msg_id) in table.msg_ids:
                     return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
                 if expect is not None and table.changed_since(seat, expect):  # type: ignore[arg-type]
                     raise ServiceError("stale", "the table has changed since; here it is again")

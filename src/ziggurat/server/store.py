@@ -272,7 +272,9 @@ class LogWriter:
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        self.insert = _insert(engine)
+        # compiled once: the first row of a group may lose the race for its seq (or be a retried message)
+        self.insert_first = _insert(engine).on_conflict_do_nothing().returning(moves.c.seq)
+        self.insert_rest = moves.insert()
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="ziggurat-log-writer", daemon=True)
         self._thread.start()
@@ -317,11 +319,9 @@ class LogWriter:
             with self.engine.begin() as conn:
                 for item in batch:
                     head, *rest = item.rows
-                    stmt = self.insert.values(**_row_values(item.table_id, head, at))
-                    stmt = stmt.on_conflict_do_nothing().returning(moves.c.seq)
-                    written = conn.execute(stmt).first() is not None
+                    written = conn.execute(self.insert_first, _row_values(item.table_id, head, at)).first() is not None
                     if written and rest:
-                        conn.execute(moves.insert(), [_row_values(item.table_id, r, at) for r in rest])
+                        conn.execute(self.insert_rest, [_row_values(item.table_id, r, at) for r in rest])
                     results.append(written)
             self.commits += 1
             self.groups += len(batch)

@@ -40,9 +40,9 @@ def static_text(name: str) -> str:
     return files("ziggurat.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def position(game_id: str, players: int, seed: int, steps: int) -> State:
+def position(game_id: str, players: int, seed: int, steps: int, options: dict[str, str] | None = None) -> State:
     """The state after ``steps`` random decisions of a seeded game."""
-    match = Match(make_game(game_id, players), seed=seed)
+    match = Match(make_game(game_id, players, options), seed=seed)
     rng = random.Random(seed)
     match.resolve_chance()
     done = 0
@@ -117,10 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--seat", default="auto", help="1-based seat, 'spectator', or 'auto' (the one to move)")
     parser.add_argument("--out", type=Path, default=Path("preview"))
+    parser.add_argument("--option", "-o", action="append", default=[], help="NAME=VALUE (repeatable)")
     parser.add_argument("--no-shots", action="store_true")
     args = parser.parse_args(argv)
     spec = get_game(args.game).game_class.spec
-    state = position(spec.id, args.players or spec.min_players, args.seed, args.steps)
+    options = dict(item.split("=", 1) for item in args.option if "=" in item)
+    state = position(spec.id, args.players or spec.min_players, args.seed, args.steps, options)
     if args.seat == "spectator":
         seat = None
     elif args.seat == "auto":

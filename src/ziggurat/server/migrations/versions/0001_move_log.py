@@ -53,7 +53,7 @@ def upgrade() -> None:
         sa.Column("action_id", sa.Integer, nullable=True),
         sa.Column("client_msg_id", sa.String(64), nullable=True),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
-        sa.UniqueConstraint("table_id", "client_msg_id", name="uq_moves_client_msg"),
+        sa.UniqueConstraint("table_id", "seat", "client_msg_id", name="uq_moves_client_msg"),
     )
 
 
