@@ -40,6 +40,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
@@ -135,7 +136,10 @@ def set_seat_cookie(response: Response, request: Request, table_id: str, token: 
 
 async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (a clear 400 for anything else)."""
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except ClientDisconnect:
+        raise ServiceError("bad_request", "the request ended before its body") from None
     if len(raw) > MAX_BODY:
         raise ServiceError("bad_request", "the request is too large")
     try:

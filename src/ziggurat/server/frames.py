@@ -17,8 +17,9 @@ tables that differ only in what ``a`` cannot see send ``a`` the same bytes.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 from ziggurat.core import SIMULTANEOUS, get_game
 from ziggurat.core.journal import Audience
@@ -62,22 +63,32 @@ def status(table: LiveTable) -> dict[str, Any]:
     return out
 
 
+def public_part(table: LiveTable) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The status and the seats, the same for every audience (built once per change of the table)."""
+    cached = table.public_cache
+    if cached is None or cached[0] != table.version:
+        cached = table.public_cache = (table.version, (status(table), seat_list(table)))
+    return cached[1]  # type: ignore[no-any-return]
+
+
 def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str, Any]:
     """The frame for ``audience`` with the log entries from number ``since`` on."""
     state = table.state
+    public, seats = public_part(table)
     to_move = table.to_move()
     actions = []
     undo = False
     if audience is not None:
         if audience in to_move:
             actions = [{"id": a, "text": t} for a, t in state.legal_action_texts(audience)]
-        undo = table.status == "playing" and table.undo_problem(audience) is None
+        human = table.seats[audience].kind == "human"
+        undo = human and table.status == "playing" and table.undo_problem(audience, thorough=False) is None
     return {
         "type": "frame",
         "n": table.journal.count(audience),
         "seat": audience,
-        "status": status(table),
-        "seats": seat_list(table),
+        "status": public,
+        "seats": seats,
         "view": state.view(audience),
         "actions": actions,
         "undo": undo,
@@ -102,8 +113,8 @@ def html_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
 
 
 def encode(frame: dict[str, Any]) -> str:
-    """A frame as the JSON text sent on the wire (compact, keys in a fixed order)."""
-    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+    """A frame as the JSON text sent on the wire (compact UTF-8, keys in the order built)."""
+    return orjson.dumps(frame).decode()
 
 
 def build(table: LiveTable, audience: Audience, since: int, fmt: str) -> dict[str, Any]:

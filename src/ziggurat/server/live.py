@@ -20,6 +20,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ziggurat.core import CHANCE, SIMULTANEOUS, Game, State, make_game
 from ziggurat.core.errors import ZigguratError
@@ -27,7 +28,7 @@ from ziggurat.core.journal import Audience, Entry, Journal
 from ziggurat.core.outcome import scores_line
 from ziggurat.server.store import Row, SeatRecord, TableRecord
 
-UNDO_SAMPLES = 6  # redrawn hidden states tried when checking that a move revealed nothing
+UNDO_SAMPLES = 4  # redrawn hidden states tried when checking that a move revealed nothing
 
 
 def derive(*parts: object) -> int:
@@ -77,6 +78,9 @@ class LiveTable:
         self.msg_ids: dict[tuple[int, str], int] = {}  # (seat, client message id) -> seq
         self.started = False
         self._undo_cache: dict[int, bool] = {}
+        self._before: State | None = None  # the state before the last row, when that row is a decision
+        self.version = 0  # grows with every change (rows, seats): keys what frames may cache
+        self.public_cache: tuple[int, Any] | None = None
         for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
             self.journal.add(Entry("join", seat.seat, seat.name or ""))
         self._maybe_start()
@@ -119,6 +123,7 @@ class LiveTable:
     def seat_joined(self, seat: int, name: str, claimed: SeatRecord) -> None:
         """A human sat down (the seat row is already stored)."""
         self.seats[seat] = claimed
+        self.version += 1
         self.journal.add(Entry("join", seat, name))
         self._maybe_start()
 
@@ -141,6 +146,7 @@ class LiveTable:
                 raise TableBroken(f"table {self.id}: chance row {row.seq} has no outcome")
             state.apply_action(row.action_id)
             self.chance_count += 1
+            self._before = None
             self.played.append(Played(row, "", False, ()))
         else:
             if row.action_id is None:
@@ -148,10 +154,13 @@ class LiveTable:
             simultaneous = state.current_player() == SIMULTANEOUS
             waiting = state.players_to_move()
             text = state.action_to_text(row.action_id, row.seat)
+            before = state.clone() if self.game.spec.has_hidden_information else None
             state.apply_action(row.action_id, row.seat)
+            self._before = before
             self.journal.record(row.seat, text, simultaneous, waiting, state)
             self.played.append(Played(row, text, simultaneous, waiting))
         self.rows.append(row)
+        self.version += 1
         if row.client_msg_id is not None:
             self.msg_ids[(row.seat, row.client_msg_id)] = row.seq
         if self.state.is_terminal() and row.kind == "action" and not self._ended():
@@ -191,11 +200,14 @@ class LiveTable:
         return rows
 
     # ------------------------------------------------------------------- undo
-    def undo_problem(self, seat: int) -> str | None:
+    def undo_problem(self, seat: int, thorough: bool = True) -> str | None:
         """Why ``seat`` may not take back their last decision now (``None``: they may).
 
         BGA's rule: only your own last decision, only while no other player has
         acted since, and nothing hidden was revealed and no chance happened since.
+        ``thorough=False`` skips the costly check that the decision revealed
+        nothing to its player (the frames use it to offer the button; the request
+        itself is always checked in full).
         """
         if self.status != "playing":
             return "the game is not running"
@@ -206,15 +218,18 @@ class LiveTable:
             return "chance has happened since (a card, a tile or a die was revealed)"
         if last.row.seat != seat:
             return "another player has acted since"
-        if any(r.seat != seat for r in self.rows if r.seq > last.row.seq):
-            return "another player has acted since"
+        for r in reversed(self.rows):  # the rows after the decision: only its player's own (taken back) ones
+            if r.seq <= last.row.seq:
+                break
+            if r.seat != seat:
+                return "another player has acted since"
         if last.simultaneous:
             now = self.state.players_to_move() if self.state.current_player() == SIMULTANEOUS else None
             if now is None or not set(now) <= set(last.waiting):
                 return "the round is over and every choice has been shown"
             return None
-        if self._revealed(last):
-            return "that move showed hidden information"
+        if thorough and self._revealed(last):
+            return "that move showed you something that was hidden before"
         return None
 
     def _revealed(self, last: Played) -> bool:
@@ -231,7 +246,7 @@ class LiveTable:
         key = len(self.rows)
         if key not in self._undo_cache:
             seat, action = last.row.seat, last.row.action_id
-            before = self._replay(self.played[:-1])
+            before = self._before if self._before is not None else self._replay(self.played[:-1])
             seen = self.state.view(seat)
             rng = derived_rng(self.seed, "undo-check", last.row.seq)
             revealed = False
@@ -257,7 +272,8 @@ class LiveTable:
             and self.state.current_player() == SIMULTANEOUS
             and seat not in self.state.players_to_move()
         )
-        self.state = self._replay(self.played[:-1])
+        self.state = self._before if self._before is not None else self._replay(self.played[:-1])
+        self._before = None
         self.played.pop()
         self.journal.undo(seat, last.text, last.simultaneous, choosing_again)
 

@@ -10,6 +10,7 @@ NOTHING``, so a group whose ``seq`` another process took first, or whose
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import queue
@@ -19,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import moves, seats, tables
 
@@ -71,11 +71,6 @@ class TableRecord:
     created_at: dt.datetime
     seats: list[SeatRecord]
     rows: list[Row]
-
-
-def _insert(engine: Engine) -> Any:
-    dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
-    return dialect.insert(moves)
 
 
 class Store:
@@ -266,16 +261,25 @@ class LogWriter:
     ``await writer.append(table_id, rows)`` is true once the rows are committed,
     false when the first row's ``seq`` or ``client_msg_id`` is already taken (the
     rows were not written; the caller catches up and decides again).
+
+    This is the server's hottest path, so it talks to the database driver
+    directly with two fixed statements (the schema and every other query go
+    through SQLAlchemy).
     """
 
     BATCH = 512
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        # compiled once: the first row of a group may lose the race for its seq (or be a retried message)
-        self.insert_first = _insert(engine).on_conflict_do_nothing().returning(moves.c.seq)
-        self.insert_rest = moves.insert()
+        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        values = ", ".join([mark] * 7)
+        columns = "table_id, seq, seat, kind, action_id, client_msg_id, at"
+        # the first row of a group may lose the race for its seq (or be a retried message)
+        self.sql_first = f"INSERT INTO moves ({columns}) VALUES ({values}) ON CONFLICT DO NOTHING RETURNING seq"
+        self.sql_rest = f"INSERT INTO moves ({columns}) VALUES ({values})"
+        self.at_value = moves.c.at.type.bind_processor(engine.dialect) or (lambda v: v)
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._connection: Any = None
         self._thread = threading.Thread(target=self._run, name="ziggurat-log-writer", daemon=True)
         self._thread.start()
         self.commits = 0
@@ -294,44 +298,78 @@ class LogWriter:
         self._thread.join(timeout=10)
 
     def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            while len(batch) < self.BATCH:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    self._write(batch)
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
                     return
-                batch.append(item)
-            self._write(batch)
+                batch = [first]
+                while len(batch) < self.BATCH:
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is None:
+                        self._write(batch)
+                        return
+                    batch.append(item)
+                self._write(batch)
+        finally:
+            if self._connection is not None:
+                self._connection.close()
 
     def _write(self, batch: list[_Pending]) -> None:
         # one lock order for every process: by table, then seq (no deadlock between writers)
         batch.sort(key=lambda p: (p.table_id, p.rows[0].seq))
-        results: list[bool] = []
+        results: list[tuple[asyncio.Future[bool], bool]] = []
         try:
-            at = now()
-            with self.engine.begin() as conn:
+            if self._connection is None:
+                self._connection = self.engine.raw_connection()
+            conn = self._connection
+            at = self.at_value(now())
+            cur = conn.cursor()
+            try:
                 for item in batch:
                     head, *rest = item.rows
-                    written = conn.execute(self.insert_first, _row_values(item.table_id, head, at)).first() is not None
+                    cur.execute(self.sql_first, _row_tuple(item.table_id, head, at))
+                    written = cur.fetchone() is not None
                     if written and rest:
-                        conn.execute(self.insert_rest, [_row_values(item.table_id, r, at) for r in rest])
-                    results.append(written)
+                        cur.executemany(self.sql_rest, [_row_tuple(item.table_id, r, at) for r in rest])
+                    results.append((item.future, written))
+                conn.commit()
+            finally:
+                cur.close()
             self.commits += 1
             self.groups += len(batch)
         except Exception as exc:  # the database is gone or refused the batch: every waiter hears it
             log.exception("writing %d move groups failed", len(batch))
+            if self._connection is not None:
+                with contextlib.suppress(Exception):
+                    self._connection.invalidate()  # a new connection next time
+                self._connection = None
             for item in batch:
                 item.loop.call_soon_threadsafe(_fail, item.future, exc)
             return
-        for item, ok in zip(batch, results, strict=True):
-            item.loop.call_soon_threadsafe(_resolve, item.future, ok)
+        for loop, done in _by_loop(batch, results).items():
+            loop.call_soon_threadsafe(_resolve_all, done)
+
+
+def _row_tuple(table_id: str, row: Row, at: Any) -> tuple[Any, ...]:
+    return (table_id, row.seq, row.seat, row.kind, row.action_id, row.client_msg_id, at)
+
+
+def _by_loop(
+    batch: list[_Pending], results: list[tuple[asyncio.Future[bool], bool]]
+) -> dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], bool]]]:
+    out: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], bool]]] = {}
+    for item, result in zip(batch, results, strict=True):
+        out.setdefault(item.loop, []).append(result)
+    return out
+
+
+def _resolve_all(done: list[tuple[asyncio.Future[bool], bool]]) -> None:
+    for future, ok in done:
+        _resolve(future, ok)
 
 
 def _resolve(future: asyncio.Future[bool], ok: bool) -> None:
