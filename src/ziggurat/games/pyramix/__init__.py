@@ -5,6 +5,7 @@ from ziggurat.games.pyramix.encode import tensor, tensor_size
 from ziggurat.games.pyramix.heuristic import heuristic, value
 from ziggurat.games.pyramix.render import render
 from ziggurat.games.pyramix.rules import SPEC, PyramixGame, PyramixState
+from ziggurat.games.pyramix.web import board
 
 RULES = """\
 Pyramix — 2 to 4 players. Take cubes from a pyramid; win colours with ankh majorities.
@@ -35,6 +36,7 @@ ENTRY = GameEntry(
     tensor=tensor,
     tensor_size=tensor_size,
     value=value,
+    board=board,
 )
 
 __all__ = ["ENTRY", "SPEC", "PyramixGame", "PyramixState"]
