@@ -1,4 +1,4 @@
-"""Fixtures for the server tests: SQLite and a real PostgreSQL, an in-process app, live server processes."""
+"""Fixtures for the server tests: databases of both kinds, an in-process app, the app on real sockets."""
 
 from __future__ import annotations
 
@@ -8,31 +8,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.pg import TempPostgres
-from tests.server.util import LiveServer, ThreadedServer
+from tests.server.util import ThreadedServer
 from ziggurat.server.app import Settings, create_app
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[TempPostgres]:
-    """One PostgreSQL server per test process (each test gets its own database)."""
-    pg = TempPostgres().start()
-    try:
-        yield pg
-    finally:
-        pg.stop()
-
-
-@pytest.fixture
-def pg_url(postgres: TempPostgres) -> str:
-    """A fresh PostgreSQL database for one test."""
-    return postgres.create_database("t_" + uuid.uuid4().hex[:12])
-
-
-@pytest.fixture
-def sqlite_url(tmp_path) -> str:
-    """A fresh SQLite database file for one test."""
-    return f"sqlite:///{tmp_path / 'ziggurat.db'}"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -56,21 +33,6 @@ def any_client(db_url: str) -> Iterator[TestClient]:
     """The app in process, once on SQLite and once on PostgreSQL."""
     with TestClient(create_app(Settings(db_url=db_url, bot_delay=0, bot_workers=0))) as c:
         yield c
-
-
-@pytest.fixture
-def live_server(tmp_path) -> Iterator[type[LiveServer]]:
-    """Start real ``ziggurat serve`` processes; every one still running is killed at the end."""
-    started: list[LiveServer] = []
-
-    class Tracked(LiveServer):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            started.append(self)
-
-    yield Tracked
-    for server in started:
-        server.kill()
 
 
 @pytest.fixture

@@ -89,6 +89,7 @@ function applyFrame(f, drawn = false) {
 
 function settle() {
   pending = null;
+  root.dataset.pending = "false";
   clicks.setEnabled(true);
 }
 
@@ -104,6 +105,7 @@ function act(actionId) {
   if (pending !== null || seat === null) return;
   showError("");
   pending = { type: "act", action: actionId, n, id: newId() };
+  root.dataset.pending = "true";
   clicks.setEnabled(false);
   showActions([], []);
   if (!send(pending)) setConn("offline", "Not connected: the move will be sent when the connection is back.");
@@ -113,6 +115,7 @@ function undo() {
   if (pending !== null) return;
   showError("");
   pending = { type: "undo", n, id: newId() };
+  root.dataset.pending = "true";
   send(pending);
 }
 
