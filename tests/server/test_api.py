@@ -347,9 +347,12 @@ def test_pages_render(client: TestClient, duel: tuple[str, dict[int, str]]) -> N
     assert client.get("/join").status_code == 200
     page = client.get(f"/t/{table}")
     assert page.status_code == 200 and "You are watching" in page.text
-    seated = client.get(f"/t/{table}", cookies={f"zg_{table}": tokens[0]})
+    client.cookies.set(f"zg_{table}", tokens[0])
+    seated = client.get(f"/t/{table}")
     assert "You play seat 1" in seated.text
     assert client.get(f"/t/{table}/replay").status_code == 200
     assert client.get("/static/table.js").status_code == 200
-    bad = client.get(f"/t/{table}", cookies={f"zg_{table}": "forged-secret-value"})
+    client.cookies.set(f"zg_{table}", "forged-secret-value")
+    bad = client.get(f"/t/{table}")
     assert bad.status_code == 403
+    client.cookies.clear()
