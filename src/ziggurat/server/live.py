@@ -178,24 +178,20 @@ class LiveTable:
         """
         state = self.state.clone()
         state.apply_action(action, seat)
-        rows = [Row(self.seq + 1, seat, "action", action, client_msg_id)]
-        k = self.chance_count
-        while state.current_player() == CHANCE:
-            outcome = state.sample_chance(derived_rng(self.seed, "chance", k))
-            state.apply_action(outcome)
-            rows.append(Row(self.seq + len(rows) + 1, CHANCE, "action", outcome))
-            k += 1
-        return rows
+        return [Row(self.seq + 1, seat, "action", action, client_msg_id), *self._chance_rows(state, self.seq + 1)]
 
     def setup_rows(self) -> list[Row]:
         """The chance rows of the setup (before the first decision)."""
-        state = self.state.clone()
+        return self._chance_rows(self.state.clone(), self.seq)
+
+    def _chance_rows(self, state: State, seq: int) -> list[Row]:
+        """Draw the chance that follows in ``state`` (a copy), as the rows after ``seq``."""
         rows: list[Row] = []
         k = self.chance_count
         while state.current_player() == CHANCE:
             outcome = state.sample_chance(derived_rng(self.seed, "chance", k))
             state.apply_action(outcome)
-            rows.append(Row(self.seq + len(rows) + 1, CHANCE, "action", outcome))
+            rows.append(Row(seq + len(rows) + 1, CHANCE, "action", outcome))
             k += 1
         return rows
 

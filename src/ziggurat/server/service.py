@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +21,7 @@ import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
 from ziggurat.core.registry import make_game
-from ziggurat.server.live import LiveTable, TableBroken, derived_rng
+from ziggurat.server.live import LiveTable, TableBroken
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
 from ziggurat.server.store import LogWriter, Row, SeatRecord, Store, TableRecord, now
 
@@ -513,10 +512,6 @@ class TableService:
                 count += 1
         return count
 
-    def bot_rng_seed(self, table: LiveTable, seat: int, n: int) -> int:
-        """The seed of a bot's decision: derived from the secret root, apart from the chance stream."""
-        return derived_rng(table.seed, "bot", seat, n).getrandbits(63)
-
 
 def _check_msg_id(value: object) -> str | None:
     if value is None:
@@ -524,11 +519,6 @@ def _check_msg_id(value: object) -> str | None:
     if not isinstance(value, str) or not 1 <= len(value) <= 64 or not value.isprintable():
         raise ServiceError("bad_request", "'id' (the message id) is a text of 1 to 64 characters")
     return value
-
-
-def now_ms() -> float:
-    """A monotonic clock for latencies."""
-    return time.perf_counter()
 
 
 def table_summary(table: LiveTable) -> Mapping[str, Any]:
