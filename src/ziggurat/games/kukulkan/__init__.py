@@ -5,6 +5,7 @@ from ziggurat.games.kukulkan.encode import tensor, tensor_size
 from ziggurat.games.kukulkan.heuristic import heuristic, value
 from ziggurat.games.kukulkan.render import render
 from ziggurat.games.kukulkan.rules import SPEC, KukulkanGame, KukulkanState
+from ziggurat.games.kukulkan.web import board
 
 RULES = """\
 Kukulkán — 2 to 6 players (1 as practice). Each builds their own El Castillo on a sheet.
@@ -42,6 +43,7 @@ ENTRY = GameEntry(
     tensor=tensor,
     tensor_size=tensor_size,
     value=value,
+    board=board,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "KukulkanGame", "KukulkanState"]
