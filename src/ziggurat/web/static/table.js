@@ -54,6 +54,12 @@ function showActions(candidates, path) {
     return b;
   });
   actionsEl.replaceChildren(...buttons);
+  if (path.length && candidates.length) {
+    const hint = document.createElement("p");
+    hint.className = "zg-muted zg-hint";
+    hint.textContent = "Now click one of the highlighted places (or pick from these):";
+    actionsEl.prepend(hint);
+  }
   if (!candidates.length) {
     const p = document.createElement("span");
     p.className = "zg-muted";
