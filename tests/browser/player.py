@@ -9,6 +9,25 @@ TURN_OR_END = """() => {
   const r = document.getElementById('zg-table');
   return r.dataset.pending !== 'true' && (r.dataset.myTurn === 'true' || r.dataset.phase === 'over');
 }"""
+PICK = """(choice) => {
+  // one highlighted part of the board, and a point of it a click really reaches (nothing covers it there)
+  const legal = [...document.querySelectorAll('#zg-board .zg-legal')];
+  if (!legal.length) return null;
+  const el = legal[Math.floor(choice * legal.length)];
+  el.scrollIntoView({block: 'center', inline: 'center'});
+  const box = el.getBoundingClientRect();
+  const steps = 9;
+  for (let i = 0; i <= steps; i++) {
+    for (let j = 0; j <= steps; j++) {
+      const fx = 0.5 + (i % 2 ? -1 : 1) * Math.ceil(i / 2) / (steps + 1);
+      const fy = 0.5 + (j % 2 ? -1 : 1) * Math.ceil(j / 2) / (steps + 1);
+      const x = box.left + box.width * fx, y = box.top + box.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('[data-key]') === el) return [el.dataset.key, x, y];
+    }
+  }
+  return [el.dataset.key, null, null];
+}"""
 MOVED_OR_SELECTED = """(n0) => {
   const r = document.getElementById('zg-table');
   return Number(r.dataset.n) !== n0 || document.querySelector('#zg-board .zg-selected') !== null;
@@ -42,18 +61,20 @@ class TablePage:
     def play_one(self, rng: random.Random) -> str:
         """Make one move by clicks on the board (a move of several clicks is built click by click)."""
         n0 = self.n()
-        for _ in range(8):
-            legal = self.page.locator("#zg-board .zg-legal")
-            count = legal.count()
-            if count == 0:
+        for _ in range(12):
+            picked = self.page.evaluate(PICK, rng.random())
+            if picked is None:
                 raise AssertionError("it is this seat's turn, but nothing on the board is highlighted")
-            target = legal.nth(rng.randrange(count))
-            key = target.get_attribute("data-key") or ""
-            target.click()
-            self.page.wait_for_function(MOVED_OR_SELECTED, arg=n0, timeout=15_000)
+            key, x, y = picked
+            assert x is not None, f"the highlighted {key!r} cannot be clicked: something covers it"
+            self.page.mouse.click(x, y)
+            try:  # the board may have been drawn again under the mouse (another player's news): then pick again
+                self.page.wait_for_function(MOVED_OR_SELECTED, arg=n0, timeout=3_000)
+            except Exception:
+                continue
             if self.n() != n0:
-                return key
-        raise AssertionError("eight clicks did not make a move")
+                return str(key)
+        raise AssertionError("twelve clicks did not make a move")
 
     def play_to_end(self, rng: random.Random, limit: int = 2000, shot: Any = None) -> int:
         """Play every turn of this seat by clicks until the game is over; returns the number of moves."""

@@ -21,11 +21,10 @@ of players is to move.
 >>> from ziggurat.core.match import Match
 >>> m = Match(make_game("kukulkan", 2), seed=1); m.resolve_chance()
 >>> j = Journal(2)
->>> for p in m.state.players_to_move():
-...     a = m.state.legal_actions(p)[0]
-...     j.play(m.state, a, p)
->>> [e.kind for e in j.entries(0)][:1], j.entries(None)[0].kind
-(['move'], 'ready')
+>>> while 0 in m.state.players_to_move():  # player 1 makes their whole choice for the round
+...     j.play(m.state, m.state.legal_actions(0)[0], 0)
+>>> j.entries(0)[0].private, [e.kind for e in j.entries(1)]  # their lines for them; "ready" for the rest
+(True, ['ready'])
 """
 
 from __future__ import annotations

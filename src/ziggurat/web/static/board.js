@@ -34,10 +34,14 @@ export class BoardClicks {
     });
   }
 
-  /** New legal actions (after every frame); any half-built move is dropped. */
+  /** New legal actions (after every frame); a half-built move is kept while it can still be finished. */
   setActions(actions) {
+    const path = this.path;
     this.actions = actions || [];
-    this.path = [];
+    const stillOpen = this.actions.some(
+      (a) => a.path && a.path.length > path.length && path.every((k, i) => a.path[i] === k),
+    );
+    this.path = stillOpen ? path : [];
     this.refresh();
   }
 
