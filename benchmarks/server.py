@@ -70,6 +70,9 @@ class Player:
                 msg = json.loads(text)
                 kind = msg["type"]
                 if kind == "frame":
+                    started = self.sent_at.pop(msg.get("ack"), None)
+                    if started is not None:
+                        self.bench.acked(time.perf_counter() - started)
                     if msg["status"]["phase"] == "over":
                         if self.token is None:
                             self.bench.finished(self.table)

@@ -356,3 +356,18 @@ def test_pages_render(client: TestClient, duel: tuple[str, dict[int, str]]) -> N
     bad = client.get(f"/t/{table}")
     assert bad.status_code == 403
     client.cookies.clear()
+
+
+def test_idle_tables_leave_the_cache_and_come_back_the_same(
+    client: TestClient, duel: tuple[str, dict[int, str]]
+) -> None:
+    table, tokens = duel
+    mover = frame(client, table)["status"]["to_move"][0]
+    mine = frame(client, table, tokens[mover])
+    client.post(f"/api/tables/{table}/act", json={"action": mine["actions"][0]["id"]}, headers=bearer(tokens[mover]))
+    before = [frame(client, table, t) for t in (None, tokens[0], tokens[1])]
+    service = client.app.state.server.service
+    assert service.evict_idle(idle=3600) == 0  # just used
+    assert service.evict_idle(idle=-1) >= 1
+    assert table not in service.tables
+    assert [frame(client, table, t) for t in (None, tokens[0], tokens[1])] == before

@@ -30,7 +30,7 @@ from tests.server.util import ThreadedServer
 from tests.server.wire import Socket
 from ziggurat.core import CHANCE, Match, game_ids, get_game, make_game
 
-FRAME_KEYS = {"type", "n", "seat", "status", "seats", "view", "actions", "undo", "log", "html"}
+FRAME_KEYS = {"type", "n", "seat", "status", "seats", "view", "actions", "undo", "log", "html", "ack"}
 CASES = [("kuhnah", 3), ("pyramix", 2), ("lucent", 3), ("kukulkan", 2), ("nakum", 2), ("lucent", 4), ("kuhnah", 2)]
 
 

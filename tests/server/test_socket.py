@@ -91,8 +91,11 @@ def test_moves_and_undo_over_the_socket(client: TestClient, duel: tuple[str, dic
         jade = next(x for x in mine["actions"] if x["text"].startswith("jade"))
         a.send_json({"type": "act", "action": jade["id"], "n": mine["n"], "id": "j1"})
         seen = next_of(b, "frame")  # the other seat sees the move live
-        assert seen["log"] == [{"kind": "move", "seat": 0, "text": jade["text"]}]
-        assert next_of(a, "ack")["id"] == "j1"
+        assert seen["log"] == [{"kind": "move", "seat": 0, "text": jade["text"]}] and "ack" not in seen
+        assert next_of(a, "frame")["ack"] == "j1"  # the mover's frame answers the move
+        a.send_json({"type": "act", "action": jade["id"], "n": mine["n"], "id": "j1"})  # sent again
+        again = next_of(a, "ack")
+        assert again["id"] == "j1" and again["duplicate"] is True
         a.send_json({"type": "undo", "id": "u1"})
         assert next_of(b, "frame")["log"] == [{"kind": "undo", "seat": 0, "text": jade["text"]}]
 

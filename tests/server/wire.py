@@ -68,7 +68,10 @@ class Socket:
         if n is not None:
             body["n"] = n
         await self.send(body)
-        return await self.until(lambda m: m.get("id") == msg_id and m["type"] in ("ack", "error"))
+        answer = await self.until(
+            lambda m: (m.get("id") == msg_id and m["type"] in ("ack", "error")) or m.get("ack") == msg_id
+        )
+        return {"type": "ack", "id": msg_id} if answer["type"] == "frame" else answer
 
     async def sync(self) -> None:
         """Wait until everything the server queued for this connection so far has arrived."""

@@ -30,8 +30,7 @@ of players is to move.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, State
 
@@ -40,8 +39,7 @@ Audience = int | None
 KINDS = ("move", "ready", "choosing", "undo", "join", "start", "end", "note")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One line of the log.
 
     ``kind``: ``move`` (``seat`` played ``text``), ``ready`` (``seat`` has made

@@ -60,6 +60,10 @@ class BotRunner:
                 self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="ziggurat-bot")
         return self._pool
 
+    def holds(self, table_id: str) -> bool:
+        """Whether a bot of this table is thinking (its table must stay in the cache)."""
+        return any(key[0] == table_id for key in self._running)
+
     def changed(self, table: LiveTable, timer: MoveTimer | None) -> None:
         """After any change: start thinking for each bot seat now to move."""
         if table.status != "playing":

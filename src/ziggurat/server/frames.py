@@ -112,7 +112,7 @@ def html_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
     return frame
 
 
-def encode(frame: dict[str, Any]) -> str:
+def encode(frame: Any) -> str:
     """A frame as the JSON text sent on the wire (compact UTF-8, keys in the order built)."""
     return orjson.dumps(frame).decode()
 

@@ -99,6 +99,10 @@ class Hub:
             conn.sent = n
             if timer is not None:
                 timer.pending += 1
+                if conn is timer.origin and timer.msg_id is not None:
+                    # the move's own connection: its frame is also the acknowledgement
+                    text = text[:-1] + ',"ack":' + frames.encode(timer.msg_id) + "}"  # type: ignore[arg-type]
+                    timer.acked = True
             self._enqueue(conn, text, timer)
         if timer is not None and timer.pending == 0:
             self.service.record_latency(time.perf_counter() - timer.started)
@@ -132,6 +136,10 @@ class Hub:
                     timer.pending -= 1
                     if timer.pending == 0:
                         self.service.record_latency(time.perf_counter() - timer.started)
+
+    def holds(self, table_id: str) -> bool:
+        """Whether a connection of this table is open (its table must stay in the cache)."""
+        return table_id in self.by_table
 
     def online(self, table_id: str) -> list[int]:
         """Seats with at least one open connection."""

@@ -18,9 +18,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ziggurat.core import CHANCE, SIMULTANEOUS, Game, State, make_game
 from ziggurat.core.errors import ZigguratError
@@ -46,8 +46,7 @@ class TableBroken(ZigguratError):
     """The stored log of a table does not replay (corrupt, or from an incompatible engine)."""
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(NamedTuple):
     """A row in force (not taken back), with what is needed to take it back."""
 
     row: Row
@@ -80,6 +79,7 @@ class LiveTable:
         self._undo_cache: dict[int, bool] = {}
         self._before: State | None = None  # the state before the last row, when that row is a decision
         self.version = 0  # grows with every change (rows, seats): keys what frames may cache
+        self.last_used = time.monotonic()  # for the cache: tables nobody used for a while are dropped
         self.public_cache: tuple[int, Any] | None = None
         for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
             self.journal.add(Entry("join", seat.seat, seat.name or ""))

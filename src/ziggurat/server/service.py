@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,10 +101,15 @@ class Created:
 
 @dataclass
 class MoveTimer:
-    """When a move arrived, to measure it until every connection has been sent the result."""
+    """A move on its way: when it arrived (to measure it until every connection has been sent the result)
+    and, for a move sent on a socket, that connection and the message id, so that the frame it gets
+    can carry the acknowledgement (``"ack": id``) instead of a separate message."""
 
     started: float
     pending: int = 0
+    origin: Any = None
+    msg_id: str | None = None
+    acked: bool = False
 
 
 def clean_name(name: object) -> str:
@@ -128,7 +134,7 @@ class TableService:
         self.writer = writer
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
-        self.listeners: list[Any] = []  # objects with changed(table, timer) (the hub, the bots)
+        self.listeners: list[Any] = []  # the hub and the bots: changed(table, timer) and holds(table_id)
         self.latencies: list[float] = []
         self.moves_applied = 0
         self.conflicts = 0  # appends refused by the database (another process wrote that seq first)
@@ -138,6 +144,7 @@ class TableService:
         """The table (loaded and replayed on first use)."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.last_used = time.monotonic()
             return table
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16 or not table_id.isalnum():
             raise ServiceError("not_found", "there is no such table")
@@ -164,6 +171,21 @@ class TableService:
             raise
         finally:
             self._loading.pop(table_id, None)
+
+    def evict_idle(self, idle: float = 300.0) -> int:
+        """Drop tables nobody used for ``idle`` seconds from the cache (the log keeps them); returns how many.
+
+        A table with an open connection or a bot thinking stays (the listeners say so).
+        """
+        limit = time.monotonic() - idle
+        gone = [
+            t.id
+            for t in self.tables.values()
+            if t.last_used < limit and not t.lock.locked() and not any(x.holds(t.id) for x in self.listeners)
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+        return len(gone)
 
     async def catch_up(self, table: LiveTable) -> int:
         """Replay rows another process appended; returns how many (call it holding ``table.lock``)."""
@@ -432,7 +454,12 @@ class TableService:
         raise ServiceError("bad_request", "say which action: 'action' (an id) or 'text'")
 
     async def undo(
-        self, table: LiveTable, seat: int | None, expect: object = None, client_msg_id: object = None
+        self,
+        table: LiveTable,
+        seat: int | None,
+        expect: object = None,
+        client_msg_id: object = None,
+        timer: MoveTimer | None = None,
     ) -> dict[str, Any]:
         """Take back ``seat``'s last decision, if BGA's rule allows it (see ``LiveTable.undo_problem``)."""
         msg_id = _check_msg_id(client_msg_id)
@@ -451,7 +478,7 @@ class TableService:
                 if await self._append(table, rows):
                     for row in rows:
                         table.apply_row(row)
-                    await self._after_change(table, None)
+                    await self._after_change(table, timer)
                     return {"ok": True, "n": table.journal.count(seat)}
                 await self.catch_up(table)
             raise ServiceError("busy", "the table is busy; try again")

@@ -17,7 +17,7 @@ import queue
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, func, select, update
 
@@ -31,9 +31,8 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-@dataclass(frozen=True)
-class Row:
-    """One entry of the move log."""
+class Row(NamedTuple):
+    """One entry of the move log (a tuple: the garbage collector need not follow it)."""
 
     seq: int
     seat: int

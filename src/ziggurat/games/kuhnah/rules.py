@@ -117,6 +117,11 @@ class KuhNahGame(Game):
         self.wild_symbol = names.index(wild) if wild is not None else -1
         self.left_symbol = [names.index(c.left) for c in self.cards.cards]
         self.right_symbol = [names.index(c.right) for c in self.cards.cards]
+        # what a view shows of each card, and whether each half is wild by its symbol
+        self.card_json = [c.to_json() for c in self.cards.cards]
+        self.wild_by_symbol = [
+            (self.left_symbol[i] == self.wild_symbol, self.right_symbol[i] == self.wild_symbol) for i in range(n)
+        ]
         # Upper slots: row r (1..) has max_cards - r columns; row r needs a
         # triangle of (r+1)(r+2)/2 cards, so rows stop where that exceeds max_cards.
         self.row_offset = [0, 0]
@@ -574,14 +579,20 @@ class KuhNahState(State):
         """
         g = self.game
         card_json = g.card
+        base_json = g.card_json
+        by_symbol = g.wild_by_symbol
+        halves = self.wild_halves
         pyramids = []
         for p in range(g.num_players):
             left0 = self.base_left[p]
             cards = []
             for key, c in sorted(self.cells[p].items()):
                 row, col = _row_col(key)
-                entry = card_json(c).to_json()
-                entry.update(row=row + 1, pos=col - left0 + 1, wild=[self._is_wild(c, LEFT), self._is_wild(c, RIGHT)])
+                wl, wr = by_symbol[c]
+                entry = dict(base_json[c])
+                entry["row"] = row + 1
+                entry["pos"] = col - left0 + 1
+                entry["wild"] = [wl or c * 2 + LEFT in halves, wr or c * 2 + RIGHT in halves]
                 cards.append(entry)
             pyramids.append(cards)
         shown = g.open_jade or self.phase == OVER

@@ -129,6 +129,7 @@ function onMessage(event) {
   const msg = JSON.parse(event.data);
   if (msg.type === "frame") {
     applyFrame(msg);
+    if (pending && msg.ack === pending.id) settle(); // the frame that answers our move
   } else if (msg.type === "error") {
     showError(msg.message);
     if (pending && msg.id === pending.id) settle(); // a fresh frame follows
