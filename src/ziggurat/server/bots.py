@@ -20,7 +20,8 @@ import multiprocessing
 from typing import Any
 
 from ziggurat.core import State, make_bot
-from ziggurat.server.live import LiveTable, derive, derived_rng
+from ziggurat.core.seeds import derive_seed, derived_rng
+from ziggurat.server.live import LiveTable
 from ziggurat.server.service import BOT_LEVELS, MoveTimer, ServiceError, TableService
 
 log = logging.getLogger("ziggurat.server")
@@ -87,7 +88,7 @@ class BotRunner:
                 determinisation = state.clone()
                 determinisation.history = []
             record = table.seats[seat]
-            seed = derive(table.seed, "bot", seat, n)
+            seed = derive_seed(table.seed, "bot", seat, n)
             loop = asyncio.get_running_loop()
             action = await loop.run_in_executor(
                 self.pool(), choose, determinisation, seat, record.bot or "random", record.bot_params, seed

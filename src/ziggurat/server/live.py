@@ -6,8 +6,8 @@ process, read back after a restart, or appended by another process: the same
 code replays a table and plays it live.
 
 Seeds: a table has one secret root seed. Chance outcome ``k`` is drawn with
-``derive(seed, "chance", k)``; a bot's decision at event ``n`` uses
-``derive(seed, "bot", seat, n)`` and its determinisation ``derive(seed,
+``derive_seed(seed, "chance", k)`` (:mod:`ziggurat.core.seeds`); a bot's decision at event ``n`` uses
+``derive_seed(seed, "bot", seat, n)`` and its determinisation ``derive_seed(seed,
 "determinise", seat, n)``. The derivation is a one-way hash, so a bot's seed
 tells nothing about the chance stream, and a bot asked twice (after a restart)
 decides the same.
@@ -16,8 +16,6 @@ decides the same.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
 import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -26,20 +24,10 @@ from ziggurat.core import CHANCE, SIMULTANEOUS, Game, State, make_game
 from ziggurat.core.errors import ZigguratError
 from ziggurat.core.journal import Audience, Entry, Journal
 from ziggurat.core.outcome import scores_line
+from ziggurat.core.seeds import derived_rng
 from ziggurat.server.store import Row, SeatRecord, TableRecord
 
 UNDO_SAMPLES = 4  # redrawn hidden states tried when checking that a move revealed nothing
-
-
-def derive(*parts: object) -> int:
-    """A 64-bit seed derived one way from ``parts`` (the root seed first)."""
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def derived_rng(*parts: object) -> random.Random:
-    """A private RNG seeded by :func:`derive`."""
-    return random.Random(derive(*parts))
 
 
 class TableBroken(ZigguratError):
