@@ -36,7 +36,7 @@ from ziggurat.core.game import CHANCE, SIMULTANEOUS, State
 
 Audience = int | None
 
-KINDS = ("move", "ready", "choosing", "undo", "join", "start", "end", "note")
+KINDS = ("move", "ready", "choosing", "undo", "join", "start", "end", "note", "timeout", "left", "replaced")
 
 
 class Entry(NamedTuple):
@@ -45,7 +45,9 @@ class Entry(NamedTuple):
     ``kind``: ``move`` (``seat`` played ``text``), ``ready`` (``seat`` has made
     their choice for the round), ``choosing`` (``seat`` took their choice back and
     chooses again), ``undo`` (``seat`` took back ``text``), ``join``, ``start``,
-    ``end`` and ``note`` (table events with a ``text``). ``private``: seen only by
+    ``end`` and ``note`` (table events with a ``text``), ``timeout`` (``seat`` ran
+    out of time), ``left`` and ``replaced`` (a bot, named by ``text``, plays the
+    seat from now on). ``private``: seen only by
     ``seat`` so far (a choice of a simultaneous round not yet revealed).
     """
 
@@ -79,6 +81,12 @@ class Entry(NamedTuple):
             return f"{self.text or who} sits at seat {(self.seat or 0) + 1}"
         if self.kind == "start":
             return self.text or "The game begins"
+        if self.kind == "timeout":
+            return f"{who} ran out of time"
+        if self.kind == "left":
+            return f"{who} left the table; a bot ({self.text}) plays on"
+        if self.kind == "replaced":
+            return f"a bot ({self.text}) plays for {who} from now on"
         return f"{who}: {self.text}" if who and self.text else (self.text or who)
 
 

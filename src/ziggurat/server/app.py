@@ -46,7 +46,7 @@ from starlette.requests import ClientDisconnect
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
 from ziggurat.server import frames
-from ziggurat.server.bots import BotRunner
+from ziggurat.server.jobs import JobRunner
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.live import LiveTable
@@ -95,11 +95,11 @@ class Server:
         self.writer = LogWriter(self.engine)
         self.service = TableService(self.store, self.writer)
         self.hub = Hub(self.service)
-        self.bots = BotRunner(self.service, delay=settings.bot_delay, workers=settings.bot_workers)
+        self.jobs = JobRunner(self.service, self.store, delay=settings.bot_delay, workers=settings.bot_workers)
 
     async def close(self) -> None:
         """Stop the bots and the log writer, close the database."""
-        await self.bots.close()
+        await self.jobs.close()
         await asyncio.to_thread(self.writer.close)
         self.engine.dispose()
 
@@ -257,6 +257,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         gc.set_threshold(50_000, 50, 100)
         app.state.server = server
+        server.jobs.start()
         resume = asyncio.create_task(server.service.resume())
         sweep = asyncio.create_task(_sweep(server.service, settings.cache_idle))
         try:
@@ -482,6 +483,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat = await audience(request, table, need_header=True)
         return await service().undo(table, seat, data.get("n"), data.get("id"))
 
+    @app.post("/api/tables/{table_id}/leave")
+    async def api_leave(request: Request, table_id: str) -> Any:
+        table = await service().get(table_id)
+        seat = await audience(request, table, need_header=True)
+        return await service().leave(table, seat)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/replace")
+    async def api_replace(request: Request, table_id: str, seat: int) -> Any:
+        table = await service().get(table_id)
+        by = await audience(request, table, need_header=True)
+        return await service().replace(table, by, seat)
+
     @app.get("/api/tables/{table_id}/replay")
     async def api_replay(request: Request, table_id: str, step: int | None = None, seat: str = "") -> Any:
         table = await service().get(table_id)
@@ -518,7 +531,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_metrics() -> Any:
         if not settings.metrics:
             raise ServiceError("not_found", "metrics are off")
-        return {**service().metrics(), "bot_decisions": server().bots.decisions}
+        return {**service().metrics(), "bot_decisions": server().jobs.decisions}
 
     @app.post("/api/metrics/reset")
     async def api_metrics_reset() -> Any:

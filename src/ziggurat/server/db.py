@@ -1,4 +1,4 @@
-"""The database: three tables (tables, seats, moves), engines for SQLite and PostgreSQL, migrations.
+"""The database: tables, seats and the move log; accounts, jobs and ratings; engines; migrations.
 
 The move log is the truth. ``moves`` is append-only: one row per applied action
 (player moves, chance outcomes and take-backs), ordered by ``seq`` within a table;
@@ -21,6 +21,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     create_engine,
     event,
 )
+from sqlalchemy import false as sa_false
 
 metadata = MetaData()
 
@@ -48,8 +50,35 @@ tables = Table(
     Column("status", String(16), nullable=False),  # waiting | playing | over | broken
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # 0002: paces, clocks and ratings
+    Column("pace", String(8), nullable=False, server_default="live"),  # live | realtime | turn
+    Column("clock_initial", Integer, nullable=True),  # realtime: seconds on each clock at the start
+    Column("clock_increment", Integer, nullable=True),  # realtime: seconds added after each decision
+    Column("turn_seconds", Integer, nullable=True),  # turn-based: seconds allowed for each decision
+    Column("rated", Boolean, nullable=False, server_default=sa_false()),
+    Column("rated_at", DateTime(timezone=True), nullable=True),  # when its result went into the ratings
 )
 Index("ix_tables_listing", tables.c.public, tables.c.status, tables.c.updated_at)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=False, unique=True),  # the name folded: names differ by more than case
+    Column("email", String(254), nullable=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
 
 seats = Table(
     "seats",
@@ -62,6 +91,7 @@ seats = Table(
     Column("name", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True, unique=True),
     Column("claimed_at", DateTime(timezone=True), nullable=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True),  # 0002
 )
 
 moves = Table(
@@ -75,6 +105,51 @@ moves = Table(
     Column("client_msg_id", String(64), nullable=True),
     Column("at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("table_id", "seat", "client_msg_id", name="uq_moves_client_msg"),
+)
+
+jobs = Table(
+    "jobs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("key", String(64), nullable=False),  # e.g. bot:1:37 (seat 1 at event 37): a job is made once
+    Column("kind", String(16), nullable=False),  # bot | timeout | mail
+    Column("seat", Integer, nullable=False),
+    Column("due_at", DateTime(timezone=True), nullable=False),
+    Column("claimed_by", String(64), nullable=True),
+    Column("claimed_until", DateTime(timezone=True), nullable=True),
+    Column("done_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("table_id", "key", name="uq_jobs_key"),
+)
+Index("ix_jobs_due", jobs.c.done_at, jobs.c.due_at)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("subject", String(64), primary_key=True),  # user:<id> or bot:<name>[:<level>]
+    Column("game", String(32), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("subject", String(64), nullable=False, index=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("left", Boolean, nullable=False),  # left the table (or ran out of time) before the end
+    Column("counted", Boolean, nullable=False),  # whether this result moved the subject's rating
+    Column("mu_before", Float, nullable=True),
+    Column("mu_after", Float, nullable=True),
+    Column("at", DateTime(timezone=True), nullable=False),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")

@@ -16,6 +16,7 @@ decides the same.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -28,6 +29,8 @@ from ziggurat.core.seeds import derived_rng
 from ziggurat.server.store import Row, SeatRecord, TableRecord
 
 UNDO_SAMPLES = 4  # redrawn hidden states tried when checking that a move revealed nothing
+REPLACEMENT_BOT = "greedy"  # who plays a seat whose player left or ran out of time
+SEAT_EVENTS = ("timeout", "leave", "replace")
 
 
 class TableBroken(ZigguratError):
@@ -69,6 +72,13 @@ class LiveTable:
         self.version = 0  # grows with every change (rows, seats): keys what frames may cache
         self.last_used = time.monotonic()  # for the cache: tables nobody used for a while are dropped
         self.public_cache: tuple[int, Any] | None = None
+        n = self.game.num_players
+        self.pace = record.pace
+        self.seat_state = ["active"] * n  # active | timeout (ran out of time) | left | replaced (a bot plays)
+        self.clock_ms = [1000 * (record.clock_initial or 0)] * n  # realtime: what is left, as of turn_started
+        self.turn_started: dict[int, dt.datetime] = {}  # when each seat to move began its decision
+        self.turn_seq: dict[int, int] = {}  # the seq at which it began (names a turn: jobs are keyed by it)
+        self.started_at: dt.datetime | None = None
         for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
             self.journal.add(Entry("join", seat.seat, seat.name or ""))
         self._maybe_start()
@@ -107,6 +117,9 @@ class LiveTable:
         if not self.started and not self.open_seats():
             self.started = True
             self.journal.add(Entry("start"))
+            times = [self.record.created_at] + [s.claimed_at for s in self.seats if s.claimed_at is not None]
+            self.started_at = max(t for t in times if t is not None)
+            self._turns((), self.started_at)
 
     def seat_joined(self, seat: int, name: str, claimed: SeatRecord) -> None:
         """A human sat down (the seat row is already stored)."""
@@ -127,7 +140,10 @@ class LiveTable:
         if row.seq != self.seq + 1:
             raise TableBroken(f"table {self.id}: log row {row.seq} follows {self.seq}")
         state = self.state
-        if row.kind == "undo":
+        before_to_move = self.to_move()
+        if row.kind in SEAT_EVENTS:
+            self._seat_event(row)
+        elif row.kind == "undo":
             self._take_back(row.seat)
         elif row.seat == CHANCE:
             if row.action_id is None:
@@ -142,6 +158,7 @@ class LiveTable:
             simultaneous = state.current_player() == SIMULTANEOUS
             waiting = state.players_to_move()
             text = state.action_to_text(row.action_id, row.seat)
+            self._spend_clock(row)
             before = state.clone() if self.game.spec.has_hidden_information else None
             state.apply_action(row.action_id, row.seat)
             self._before = before
@@ -149,6 +166,7 @@ class LiveTable:
             self.played.append(Played(row, text, simultaneous, waiting))
         self.rows.append(row)
         self.version += 1
+        self._turns(before_to_move, row.at, mover=row.seat, seq=row.seq)
         if row.client_msg_id is not None:
             self.msg_ids[(row.seat, row.client_msg_id)] = row.seq
         if self.state.is_terminal() and row.kind == "action" and not self._ended():
@@ -159,27 +177,28 @@ class LiveTable:
         log = self.journal.entries(None)
         return bool(log) and log[-1].kind == "end"
 
-    def plan(self, seat: int, action: int, client_msg_id: str | None) -> list[Row]:
+    def plan(self, seat: int, action: int, client_msg_id: str | None, at: dt.datetime | None = None) -> list[Row]:
         """The rows that ``seat`` playing ``action`` appends: the move, then the chance that follows.
 
         ``action`` must be legal (checked again, on a copy: the live state is not touched).
         """
         state = self.state.clone()
         state.apply_action(action, seat)
-        return [Row(self.seq + 1, seat, "action", action, client_msg_id), *self._chance_rows(state, self.seq + 1)]
+        head = Row(self.seq + 1, seat, "action", action, client_msg_id, at)
+        return [head, *self._chance_rows(state, self.seq + 1, at)]
 
-    def setup_rows(self) -> list[Row]:
+    def setup_rows(self, at: dt.datetime | None = None) -> list[Row]:
         """The chance rows of the setup (before the first decision)."""
-        return self._chance_rows(self.state.clone(), self.seq)
+        return self._chance_rows(self.state.clone(), self.seq, at)
 
-    def _chance_rows(self, state: State, seq: int) -> list[Row]:
+    def _chance_rows(self, state: State, seq: int, at: dt.datetime | None) -> list[Row]:
         """Draw the chance that follows in ``state`` (a copy), as the rows after ``seq``."""
         rows: list[Row] = []
         k = self.chance_count
         while state.current_player() == CHANCE:
             outcome = state.sample_chance(derived_rng(self.seed, "chance", k))
             state.apply_action(outcome)
-            rows.append(Row(seq + len(rows) + 1, CHANCE, "action", outcome))
+            rows.append(Row(seq + len(rows) + 1, CHANCE, "action", outcome, None, at))
             k += 1
         return rows
 
@@ -243,9 +262,79 @@ class LiveTable:
             self._undo_cache[key] = revealed
         return self._undo_cache[key]
 
-    def plan_undo(self, seat: int, client_msg_id: str | None) -> list[Row]:
+    def plan_undo(self, seat: int, client_msg_id: str | None, at: dt.datetime | None = None) -> list[Row]:
         """The row that takes back ``seat``'s last decision (check :meth:`undo_problem` first)."""
-        return [Row(self.seq + 1, seat, "undo", None, client_msg_id)]
+        return [Row(self.seq + 1, seat, "undo", None, client_msg_id, at)]
+
+    # ------------------------------------------------------- seats and clocks
+    def controller(self, seat: int) -> str:
+        """Who decides for ``seat`` now: ``human`` or ``bot`` (a bot seat, or one whose player left)."""
+        if self.seats[seat].kind == "bot" or self.seat_state[seat] in ("left", "replaced"):
+            return "bot"
+        return "human"
+
+    def bot_of(self, seat: int) -> tuple[str, dict[str, Any]]:
+        """The bot playing ``seat`` and its options."""
+        record = self.seats[seat]
+        if record.kind == "bot":
+            return record.bot or "random", record.bot_params
+        return REPLACEMENT_BOT, {}
+
+    def _seat_event(self, row: Row) -> None:
+        seat = row.seat
+        if not 0 <= seat < self.game.num_players:
+            raise TableBroken(f"table {self.id}: a {row.kind} row for seat {seat + 1}")
+        if row.kind == "timeout":
+            self.seat_state[seat] = "timeout"
+            self.journal.add(Entry("timeout", seat))
+        elif row.kind == "leave":
+            self.seat_state[seat] = "left"
+            self.journal.add(Entry("left", seat, REPLACEMENT_BOT))
+        else:
+            self.seat_state[seat] = "replaced"
+            self.journal.add(Entry("replaced", seat, REPLACEMENT_BOT))
+
+    def _spend_clock(self, row: Row) -> None:
+        """Realtime: the deciding seat's clock pays the time it took, and gains the increment."""
+        if self.pace != "realtime" or row.at is None or row.seat not in self.turn_started:
+            return
+        used = (row.at - self.turn_started[row.seat]).total_seconds() * 1000
+        bonus = 1000 * (self.record.clock_increment or 0)
+        self.clock_ms[row.seat] = int(self.clock_ms[row.seat] - used + bonus)
+
+    def _turns(
+        self, before: tuple[int, ...], at: dt.datetime | None, mover: int | None = None, seq: int | None = None
+    ) -> None:
+        """Start the turn (the clock, the deadline) of each seat now to move that was not, or just decided."""
+        if at is None or not self.started:
+            return
+        for seat in self.to_move():
+            if seat not in before or seat == mover:
+                self.turn_started[seat] = at
+                self.turn_seq[seat] = self.seq if seq is None else seq
+        for seat in list(self.turn_started):
+            if seat not in self.to_move():
+                del self.turn_started[seat]
+                self.turn_seq.pop(seat, None)
+
+    def clock_left_ms(self, seat: int, now: dt.datetime) -> int:
+        """Realtime: the time ``seat`` has left at ``now`` (its clock runs while it is to move)."""
+        left = self.clock_ms[seat]
+        started = self.turn_started.get(seat)
+        if started is not None:
+            left -= int((now - started).total_seconds() * 1000)
+        return left
+
+    def due(self, seat: int) -> dt.datetime | None:
+        """When ``seat`` runs out of time for its current decision (None: no clock, or not to move)."""
+        started = self.turn_started.get(seat)
+        if started is None or self.controller(seat) != "human" or self.seat_state[seat] != "active":
+            return None
+        if self.pace == "realtime":
+            return started + dt.timedelta(milliseconds=self.clock_ms[seat])
+        if self.pace == "turn" and self.record.turn_seconds:
+            return started + dt.timedelta(seconds=self.record.turn_seconds)
+        return None
 
     def _take_back(self, seat: int) -> None:
         if not self.played or self.played[-1].row.seat != seat:
@@ -276,7 +365,7 @@ class LiveTable:
         entries = self.journal.entries(seat)
         if not 0 <= n <= len(entries):
             return True
-        return any(e.kind not in ("ready", "choosing", "join") for e in entries[n:])
+        return any(e.kind not in ("ready", "choosing", "join", "timeout", "left", "replaced") for e in entries[n:])
 
     # ------------------------------------------------------------------ views
     def log_since(self, audience: Audience, start: int) -> list[Entry]:

@@ -138,6 +138,7 @@ class TableService:
         self.latencies: list[float] = []
         self.moves_applied = 0
         self.conflicts = 0  # appends refused by the database (another process wrote that seq first)
+        self.now = now  # the server's clock (UTC); tests replace it to make time pass
 
     # ---------------------------------------------------------------- loading
     async def get(self, table_id: str) -> LiveTable:
@@ -271,7 +272,7 @@ class TableService:
             rows=[],
         )
         table = LiveTable(record)
-        record.rows = table.setup_rows()
+        record.rows = table.setup_rows(self.now())
         for row in record.rows:
             table.apply_row(row)
         record.status = table.status
@@ -386,12 +387,15 @@ class TableService:
         expect: object = None,
         client_msg_id: object = None,
         timer: MoveTimer | None = None,
+        as_bot: bool = False,
     ) -> dict[str, Any]:
         """Play ``action`` (an id) or ``text`` for ``seat``; the answer names the seat's new event number.
 
         ``expect`` is the event number the move was chosen at: if the table has
         moved on for this seat since, the move is stale and refused.
         A ``client_msg_id`` already in the log is answered as before, not applied again.
+        ``as_bot``: the move comes from the bot that plays the seat (only a bot may
+        move for a bot seat, or for a seat whose player left or ran out of time).
         """
         msg_id = _check_msg_id(client_msg_id)
         if seat is None:
@@ -403,13 +407,13 @@ class TableService:
                 if msg_id is not None and (seat, msg_id) in table.msg_ids:
                     return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
                 try:
-                    action_id = self._check_move(table, seat, action, text, expect)
+                    action_id = self._check_move(table, seat, action, text, expect, as_bot)
                 except ServiceError as exc:
                     # another process may have moved the game on: look at the log before saying no
                     if exc.code in ("bad_request", "bad_action") or not await self.catch_up(table):
                         raise
                     continue
-                rows = table.plan(seat, action_id, msg_id)
+                rows = table.plan(seat, action_id, msg_id, self.now())
                 if await self._append(table, rows):
                     for row in rows:
                         table.apply_row(row)
@@ -419,7 +423,9 @@ class TableService:
                 await self.catch_up(table)  # another process wrote first: look again
             raise ServiceError("busy", "the table is busy; try again")
 
-    def _check_move(self, table: LiveTable, seat: int, action: object, text: object, expect: object) -> int:
+    def _check_move(
+        self, table: LiveTable, seat: int, action: object, text: object, expect: object, as_bot: bool
+    ) -> int:
         status = table.status
         if status == "waiting":
             raise ServiceError("not_started", "the game starts when every seat is taken")
@@ -431,6 +437,12 @@ class TableService:
             if table.state.is_simultaneous_node():
                 raise ServiceError("not_your_turn", "you have made your choice for this round; wait for the others")
             raise ServiceError("not_your_turn", "it is not your turn")
+        if (table.controller(seat) == "bot") != as_bot:
+            if as_bot:
+                raise ServiceError("not_your_turn", "a person plays this seat")
+            raise ServiceError("forbidden", "a bot plays this seat now")
+        if not as_bot and table.seat_state[seat] == "timeout":
+            raise ServiceError("forbidden", "you ran out of time: the other players decide whether a bot plays on")
         state = table.state
         try:
             if action is not None and text is not None:
@@ -474,12 +486,94 @@ class TableService:
                 problem = table.undo_problem(seat)
                 if problem is not None:
                     raise ServiceError("undo_refused", f"you cannot take that back: {problem}")
-                rows = table.plan_undo(seat, msg_id)
+                rows = table.plan_undo(seat, msg_id, self.now())
                 if await self._append(table, rows):
                     for row in rows:
                         table.apply_row(row)
                     await self._after_change(table, timer)
                     return {"ok": True, "n": table.journal.count(seat)}
+                await self.catch_up(table)
+            raise ServiceError("busy", "the table is busy; try again")
+
+    # ---------------------------------------------------------- seat events
+    async def time_out(self, table: LiveTable, seat: int, turn: int, key: str) -> bool:
+        """``seat`` ran out of time on the decision it began at ``turn`` (a job calls this when it is due).
+
+        Fires once (``key`` is the row's message id) and only if the seat is still
+        on that decision when its time is really up. If no other person sits at the
+        table to decide, a bot plays the seat on at once.
+        """
+        async with table.lock:
+            for _attempt in range(5):
+                if (seat, key) in table.msg_ids:
+                    return False
+                due = table.due(seat)
+                if (
+                    table.status != "playing"
+                    or seat not in table.to_move()
+                    or table.turn_seq.get(seat) != turn
+                    or due is None
+                    or due > self.now()
+                ):
+                    return False
+                at = self.now()
+                rows = [Row(table.seq + 1, seat, "timeout", None, key, at)]
+                others = [
+                    p
+                    for p in range(table.game.num_players)
+                    if p != seat and table.controller(p) == "human" and table.seat_state[p] == "active"
+                ]
+                if not others:
+                    rows.append(Row(table.seq + 2, seat, "replace", None, None, at))
+                if await self._append(table, rows):
+                    for row in rows:
+                        table.apply_row(row)
+                    await self._after_change(table, None)
+                    return True
+                await self.catch_up(table)
+            raise ServiceError("busy", "the table is busy; try again")
+
+    async def replace(self, table: LiveTable, by_seat: int | None, seat: object) -> dict[str, Any]:
+        """A player asks for a bot to play on for ``seat``, which ran out of time."""
+        if by_seat is None:
+            raise ServiceError("forbidden", "only a player at this table can decide that")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.game.num_players:
+            raise ServiceError("bad_request", "say which seat")
+        return await self._seat_event(
+            table,
+            seat,
+            "replace",
+            by_seat,
+            lambda: table.seat_state[seat] == "timeout",
+            "that seat has not run out of time",
+        )
+
+    async def leave(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """``seat``'s player leaves: a bot plays on for them so that the others can finish."""
+        if seat is None:
+            raise ServiceError("forbidden", "spectators have no seat to leave")
+        return await self._seat_event(
+            table, seat, "leave", seat, lambda: table.seat_state[seat] in ("active", "timeout"), "you have left already"
+        )
+
+    async def _seat_event(
+        self, table: LiveTable, seat: int, kind: str, by: int, allowed: Any, refusal: str
+    ) -> dict[str, Any]:
+        async with table.lock:
+            for _attempt in range(5):
+                if table.status != "playing":
+                    raise ServiceError(
+                        "game_over" if table.status == "over" else "not_started", "the game is not running"
+                    )
+                if table.seats[seat].kind != "human" or not allowed():
+                    raise ServiceError("bad_request", refusal)
+                if by != seat and (table.controller(by) != "human" or table.seat_state[by] != "active"):
+                    raise ServiceError("forbidden", "only a player still at the table can decide that")
+                rows = [Row(table.seq + 1, seat, kind, None, None, self.now())]
+                if await self._append(table, rows):
+                    table.apply_row(rows[0])
+                    await self._after_change(table, None)
+                    return {"ok": True, "n": table.journal.count(by)}
                 await self.catch_up(table)
             raise ServiceError("busy", "the table is busy; try again")
 

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, and_, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
-from ziggurat.server.db import moves, seats, tables
+from ziggurat.server.db import jobs, moves, seats, tables
 
 log = logging.getLogger("ziggurat.server")
 
@@ -32,13 +33,20 @@ def now() -> dt.datetime:
 
 
 class Row(NamedTuple):
-    """One entry of the move log (a tuple: the garbage collector need not follow it)."""
+    """One entry of the move log.
+
+    ``kind``: ``action`` (a player's decision, or chance when ``seat`` is -1),
+    ``undo`` (the seat takes its last decision back), ``timeout`` (the seat ran out
+    of time), ``leave`` (its player left) and ``replace`` (a bot plays the seat from
+    now on). ``at`` is when it was written (the clocks are computed from it).
+    """
 
     seq: int
     seat: int
-    kind: str  # "action" | "undo"
+    kind: str
     action_id: int | None
     client_msg_id: str | None = None
+    at: dt.datetime | None = None
 
 
 @dataclass
@@ -52,6 +60,7 @@ class SeatRecord:
     name: str | None = None
     token_hash: str | None = None
     claimed_at: dt.datetime | None = None
+    user_id: int | None = None
 
 
 @dataclass
@@ -70,6 +79,11 @@ class TableRecord:
     created_at: dt.datetime
     seats: list[SeatRecord]
     rows: list[Row]
+    pace: str = "live"
+    clock_initial: int | None = None
+    clock_increment: int | None = None
+    turn_seconds: int | None = None
+    rated: bool = False
 
 
 class Store:
@@ -96,6 +110,11 @@ class Store:
                     status=record.status,
                     created_at=at,
                     updated_at=at,
+                    pace=record.pace,
+                    clock_initial=record.clock_initial,
+                    clock_increment=record.clock_increment,
+                    turn_seconds=record.turn_seconds,
+                    rated=record.rated,
                 )
             )
             conn.execute(
@@ -110,6 +129,7 @@ class Store:
                         "name": s.name,
                         "token_hash": s.token_hash,
                         "claimed_at": s.claimed_at,
+                        "user_id": s.user_id,
                     }
                     for s in record.seats
                 ],
@@ -124,11 +144,7 @@ class Store:
             if t is None:
                 return None
             seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
-            log_rows = conn.execute(
-                select(moves.c.seq, moves.c.seat, moves.c.kind, moves.c.action_id, moves.c.client_msg_id)
-                .where(moves.c.table_id == table_id)
-                .order_by(moves.c.seq)
-            )
+            log_rows = conn.execute(select(*ROW_COLUMNS).where(moves.c.table_id == table_id).order_by(moves.c.seq))
             return TableRecord(
                 id=t["id"],
                 game=t["game"],
@@ -139,7 +155,12 @@ class Store:
                 position=t["position"],
                 public=bool(t["public"]),
                 status=t["status"],
-                created_at=t["created_at"],
+                created_at=_utc(t["created_at"]),  # type: ignore[arg-type]
+                pace=t["pace"],
+                clock_initial=t["clock_initial"],
+                clock_increment=t["clock_increment"],
+                turn_seconds=t["turn_seconds"],
+                rated=bool(t["rated"]),
                 seats=[
                     SeatRecord(
                         seat=s.seat,
@@ -148,22 +169,21 @@ class Store:
                         bot_params=dict(s.bot_params or {}),
                         name=s.name,
                         token_hash=s.token_hash,
-                        claimed_at=s.claimed_at,
+                        claimed_at=_utc(s.claimed_at),
+                        user_id=s.user_id,
                     )
                     for s in seat_rows
                 ],
-                rows=[Row(r.seq, r.seat, r.kind, r.action_id, r.client_msg_id) for r in log_rows],
+                rows=[_row(r) for r in log_rows],
             )
 
     def rows_after(self, table_id: str, seq: int) -> list[Row]:
         """Log rows of ``table_id`` after ``seq`` (what another process appended)."""
         with self.engine.connect() as conn:
             result = conn.execute(
-                select(moves.c.seq, moves.c.seat, moves.c.kind, moves.c.action_id, moves.c.client_msg_id)
-                .where(moves.c.table_id == table_id, moves.c.seq > seq)
-                .order_by(moves.c.seq)
+                select(*ROW_COLUMNS).where(moves.c.table_id == table_id, moves.c.seq > seq).order_by(moves.c.seq)
             )
-            return [Row(r.seq, r.seat, r.kind, r.action_id, r.client_msg_id) for r in result]
+            return [_row(r) for r in result]
 
     def last_seq(self, table_id: str) -> int:
         """The newest ``seq`` of a table's log (0 when empty)."""
@@ -222,6 +242,59 @@ class Store:
             result = conn.execute(query.values(name=name, token_hash=token_hash, claimed_at=now()))
             return bool(result.rowcount)
 
+    # -------------------------------------------------------------------- jobs
+    def schedule_jobs(self, new: Sequence[tuple[str, str, str, int, dt.datetime]]) -> None:
+        """Add jobs ``(table_id, key, kind, seat, due_at)``; a key a table already has is left as it is."""
+        if not new:
+            return
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        stmt = dialect.insert(jobs).on_conflict_do_nothing()
+        with self.engine.begin() as conn:
+            conn.execute(
+                stmt,
+                [{"table_id": t, "key": k, "kind": kind, "seat": seat, "due_at": due} for t, k, kind, seat, due in new],
+            )
+
+    def claim_jobs(self, worker: str, at: dt.datetime, lease: dt.timedelta, limit: int = 20) -> list[Job]:
+        """Claim up to ``limit`` jobs due at ``at`` for ``worker`` (each job goes to exactly one worker).
+
+        On PostgreSQL the candidates are locked with ``FOR UPDATE SKIP LOCKED``, so
+        processes claiming at once never wait for or take each other's jobs; a
+        claim runs out after ``lease`` (a worker that died gives its jobs back).
+        """
+        due = (
+            select(jobs.c.id)
+            .where(
+                jobs.c.done_at.is_(None),
+                jobs.c.due_at <= at,
+                or_(jobs.c.claimed_until.is_(None), jobs.c.claimed_until < at),
+            )
+            .order_by(jobs.c.due_at)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(due)]
+            if not ids:
+                return []
+            conn.execute(update(jobs).where(jobs.c.id.in_(ids)).values(claimed_by=worker, claimed_until=at + lease))
+            claimed = conn.execute(
+                select(jobs.c.id, jobs.c.table_id, jobs.c.key, jobs.c.kind, jobs.c.seat, jobs.c.due_at)
+                .where(and_(jobs.c.id.in_(ids), jobs.c.claimed_by == worker))
+                .order_by(jobs.c.due_at)
+            )
+            return [Job(r.id, r.table_id, r.key, r.kind, r.seat, _utc(r.due_at)) for r in claimed]  # type: ignore[arg-type]
+
+    def finish_job(self, job_id: int, at: dt.datetime) -> None:
+        """Mark a job done (it is never claimed again)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(jobs).where(jobs.c.id == job_id).values(done_at=at))
+
+    def next_job_due(self) -> dt.datetime | None:
+        """When the earliest job not yet done is due (None: there is none)."""
+        with self.engine.connect() as conn:
+            return _utc(conn.execute(select(func.min(jobs.c.due_at)).where(jobs.c.done_at.is_(None))).scalar())
+
     def claim_seat_secret(self, table_id: str, seat: int, token_hash: str) -> bool:
         """Give an open seat a new secret (a new invite link; the old one stops working)."""
         with self.engine.begin() as conn:
@@ -234,6 +307,32 @@ class Store:
             return bool(result.rowcount)
 
 
+ROW_COLUMNS = (moves.c.seq, moves.c.seat, moves.c.kind, moves.c.action_id, moves.c.client_msg_id, moves.c.at)
+
+
+def _row(r: Any) -> Row:
+    return Row(r.seq, r.seat, r.kind, r.action_id, r.client_msg_id, _utc(r.at))
+
+
+def _utc(value: dt.datetime | None) -> dt.datetime | None:
+    """A stored time as an aware UTC datetime (SQLite gives it back naive)."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class Job:
+    """Work due at a time, done by exactly one process: a bot's move, a timeout, a mail."""
+
+    id: int
+    table_id: str
+    key: str
+    kind: str
+    seat: int
+    due_at: dt.datetime
+
+
 def _row_values(table_id: str, row: Row, at: dt.datetime) -> dict[str, Any]:
     return {
         "table_id": table_id,
@@ -242,7 +341,7 @@ def _row_values(table_id: str, row: Row, at: dt.datetime) -> dict[str, Any]:
         "kind": row.kind,
         "action_id": row.action_id,
         "client_msg_id": row.client_msg_id,
-        "at": at,
+        "at": row.at or at,
     }
 
 
@@ -330,10 +429,10 @@ class LogWriter:
             try:
                 for item in batch:
                     head, *rest = item.rows
-                    cur.execute(self.sql_first, _row_tuple(item.table_id, head, at))
+                    cur.execute(self.sql_first, _row_tuple(item.table_id, head, at, self.at_value))
                     written = cur.fetchone() is not None
                     if written and rest:
-                        cur.executemany(self.sql_rest, [_row_tuple(item.table_id, r, at) for r in rest])
+                        cur.executemany(self.sql_rest, [_row_tuple(item.table_id, r, at, self.at_value) for r in rest])
                     results.append((item.future, written))
                 conn.commit()
             finally:
@@ -353,8 +452,8 @@ class LogWriter:
             loop.call_soon_threadsafe(_resolve_all, done)
 
 
-def _row_tuple(table_id: str, row: Row, at: Any) -> tuple[Any, ...]:
-    return (table_id, row.seq, row.seat, row.kind, row.action_id, row.client_msg_id, at)
+def _row_tuple(table_id: str, row: Row, at: Any, to_db: Any) -> tuple[Any, ...]:
+    return (table_id, row.seq, row.seat, row.kind, row.action_id, row.client_msg_id, to_db(row.at) if row.at else at)
 
 
 def _by_loop(
