@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
+import json
+import os
 import socket
 from pathlib import Path
 from typing import Annotated
@@ -57,6 +60,9 @@ def serve(
     ] = 0.8,
     bot_workers: Annotated[int, typer.Option(help="processes that run the bots (0: threads in the server)")] = 1,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+    workers: Annotated[
+        int, typer.Option(help="server processes sharing the port and a PostgreSQL database (--db postgresql://...)")
+    ] = 1,
     ws_compression: Annotated[
         bool, typer.Option(help="compress WebSocket frames (less data for phones, more work for the server)")
     ] = False,
@@ -64,7 +70,7 @@ def serve(
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
-    from ziggurat.server.app import Settings, create_app
+    from ziggurat.server.app import SETTINGS_ENV, Settings, create_app
     from ziggurat.server.db import make_engine, migrate
 
     if bot_delay < 0 or bot_delay > 60:
@@ -73,7 +79,11 @@ def serve(
         raise fail("--bot-workers must be between 0 and 64")
     if log_level not in ("debug", "info", "warning", "error"):
         raise fail("--log-level is debug, info, warning or error")
+    if not 1 <= workers <= 64:
+        raise fail("--workers must be between 1 and 64")
     url = database_url(db, data)
+    if workers > 1 and not url.startswith(("postgresql", "postgres")):
+        raise fail("--workers above 1 needs a database all processes share: --db postgresql://user@host/name")
     check_port(host, port)
     settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
     try:  # reach the database (and bring its schema up to date) before listening
@@ -83,15 +93,18 @@ def serve(
     except Exception as exc:  # a bad URL or an unreachable database: say so, no traceback
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise fail(f"cannot use the database {url.split('@')[-1]}: {reason}") from None
-    application = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     safe_db = url.split("@")[-1] if "@" in url else url
     console.print(f"Ziggurat is serving on http://{shown}:{port}  (database: {safe_db}; Ctrl-C stops)", highlight=False)
-    uvicorn.run(
-        application,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=ws_compression,
-    )
+    options = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 64 * 1024,
+        "ws_per_message_deflate": ws_compression,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
+    else:  # each worker process builds its own app from the settings in the environment
+        os.environ[SETTINGS_ENV] = json.dumps(dataclasses.asdict(settings))
+        uvicorn.run("ziggurat.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]

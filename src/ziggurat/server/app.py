@@ -46,10 +46,11 @@ from starlette.requests import ClientDisconnect
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
 from ziggurat.server import frames
-from ziggurat.server.jobs import JobRunner
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
+from ziggurat.server.jobs import JobRunner
 from ziggurat.server.live import LiveTable
+from ziggurat.server.notify import Listener
 from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.service import (
     BOT_LEVELS,
@@ -258,6 +259,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.set_threshold(50_000, 50, 100)
         app.state.server = server
         server.jobs.start()
+        listener = None
+        if server.engine.dialect.name == "postgresql":  # other processes may share the database
+            dsn = server.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            listener = Listener(dsn, asyncio.get_running_loop(), server.service.on_notice)
+            await asyncio.to_thread(listener.start)
         resume = asyncio.create_task(server.service.resume())
         sweep = asyncio.create_task(_sweep(server.service, settings.cache_idle))
         try:
@@ -265,6 +271,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             resume.cancel()
             sweep.cancel()
+            if listener is not None:
+                await asyncio.to_thread(listener.stop)
             await server.close()
 
     app = FastAPI(title="Ziggurat", version=ziggurat.__version__, lifespan=lifespan, docs_url="/api/docs")
@@ -646,6 +654,16 @@ async def _sweep(service: TableService, idle: float) -> None:
     while True:
         await asyncio.sleep(max(1.0, idle / 10))
         service.evict_idle(idle)
+
+
+SETTINGS_ENV = "ZIGGURAT_SERVE_SETTINGS"
+
+
+def app_from_env() -> FastAPI:
+    """The app with the settings ``ziggurat serve`` put in the environment (for ``--workers N``)."""
+    import os
+
+    return create_app(Settings(**json.loads(os.environ[SETTINGS_ENV])))
 
 
 def _replay_audience(table: LiveTable, seat: str, me: int | None) -> int | None:

@@ -139,6 +139,7 @@ class TableService:
         self.moves_applied = 0
         self.conflicts = 0  # appends refused by the database (another process wrote that seq first)
         self.now = now  # the server's clock (UTC); tests replace it to make time pass
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---------------------------------------------------------------- loading
     async def get(self, table_id: str) -> LiveTable:
@@ -319,63 +320,103 @@ class TableService:
             raise ServiceError("not_found", "this invite link is not valid")
         return table, found[1]
 
-    async def claim(self, token: str, name: object) -> tuple[LiveTable, int]:
+    async def claim(self, token: str, name: object, user_id: int | None = None) -> tuple[LiveTable, int]:
         """Sit down with an invite secret (a seat already taken is simply reopened by its secret)."""
         table, seat = await self.find_invite(token)
         async with table.lock:
             record = table.seats[seat]
             if record.claimed_at is None:
-                clean = clean_name(name)
-                claimed = SeatRecord(seat, "human", name=clean, token_hash=record.token_hash, claimed_at=now())
-                ok = await asyncio.to_thread(
-                    self.store.claim_seat, table.id, seat, clean, record.token_hash or "", True
-                )
-                if not ok:
-                    raise ServiceError("seat_taken", "somebody sat there a moment ago")
-                table.seat_joined(seat, clean, claimed)
-                if table.status == "playing":
-                    await asyncio.to_thread(self.store.set_status, table.id, "playing")
-                self._changed(table, None)
+                await self._sit(table, seat, name, record.token_hash or "", user_id)
         return table, seat
 
-    async def claim_open(self, table_id: str, seat: int, name: object) -> str:
+    async def claim_open(self, table_id: str, seat: int, name: object, user_id: int | None = None) -> str:
         """Take an open seat of a public table from the lobby; returns the seat's new secret."""
         table = await self.get(table_id)
         if not table.public:
             raise ServiceError("forbidden", "this table is not public: ask for an invite link")
-        return await self._reissue(table, seat, name)
+        self._check_seat_number(table, seat)
+        async with table.lock:
+            token = new_token()
+            await self._sit(table, seat, name, hash_token(token), user_id)
+            return token
 
     async def reissue(self, table: LiveTable, by_seat: int | None, seat: int) -> str:
         """A new invite secret for an open seat, asked by a seated player (the old link stops working)."""
         if by_seat is None:
             raise ServiceError("forbidden", "only a player at this table can make invite links")
-        return await self._reissue(table, seat, None)
-
-    async def _reissue(self, table: LiveTable, seat: int, name: object | None) -> str:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise ServiceError("not_found", "there is no such seat")
+        self._check_seat_number(table, seat)
         async with table.lock:
             record = table.seats[seat]
             if record.kind != "human" or record.claimed_at is not None:
                 raise ServiceError("seat_taken", "that seat is not open")
             token = new_token()
-            if name is None:
-                ok = await asyncio.to_thread(self.store.claim_seat_secret, table.id, seat, hash_token(token))
-                if not ok:
-                    raise ServiceError("seat_taken", "that seat is not open")
-                table.seats[seat] = SeatRecord(seat, "human", token_hash=hash_token(token))
-                return token
-            clean = clean_name(name)
-            ok = await asyncio.to_thread(self.store.claim_seat, table.id, seat, clean, hash_token(token), True)
-            if not ok:
-                raise ServiceError("seat_taken", "somebody sat there a moment ago")
-            table.seat_joined(
-                seat, clean, SeatRecord(seat, "human", name=clean, token_hash=hash_token(token), claimed_at=now())
-            )
-            if table.status == "playing":
-                await asyncio.to_thread(self.store.set_status, table.id, "playing")
-            self._changed(table, None)
+            if not await asyncio.to_thread(self.store.claim_seat_secret, table.id, seat, hash_token(token)):
+                raise ServiceError("seat_taken", "that seat is not open")
+            table.seats[seat] = SeatRecord(seat, "human", token_hash=hash_token(token))
+            await asyncio.to_thread(self.store.notify, f"s:{table.id}")
             return token
+
+    @staticmethod
+    def _check_seat_number(table: LiveTable, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise ServiceError("not_found", "there is no such seat")
+
+    async def _sit(self, table: LiveTable, seat: int, name: object, token_hash: str, user_id: int | None) -> None:
+        """Seat a person at an open seat (holding the table's lock): stored, then shown to everyone."""
+        record = table.seats[seat]
+        if record.kind != "human" or record.claimed_at is not None:
+            raise ServiceError("seat_taken", "that seat is not open")
+        clean = clean_name(name)
+        at = self.now()
+        if not await asyncio.to_thread(self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id):
+            raise ServiceError("seat_taken", "somebody sat there a moment ago")
+        table.seat_joined(
+            seat, clean, SeatRecord(seat, "human", name=clean, token_hash=token_hash, claimed_at=at, user_id=user_id)
+        )
+        if table.status == "playing":
+            await asyncio.to_thread(self.store.set_status, table.id, "playing")
+        await asyncio.to_thread(self.store.notify, f"s:{table.id}")
+        self._changed(table, None)
+
+    async def reload_seats(self, table: LiveTable) -> None:
+        """Another process seated someone or made a new invite: take the seats from the database."""
+        stored = await asyncio.to_thread(self.store.load_seats, table.id)
+        async with table.lock:
+            changed = False
+            for record in sorted(stored, key=lambda r: (r.claimed_at is None, r.claimed_at or now(), r.seat)):
+                mine = table.seats[record.seat]
+                if record.claimed_at is not None and mine.claimed_at is None:
+                    table.seat_joined(record.seat, record.name or "", record)
+                    changed = True
+                elif record.token_hash != mine.token_hash:
+                    table.seats[record.seat] = record
+            if changed:
+                self._changed(table, None)
+
+    def on_notice(self, payload: str) -> None:
+        """A notice from another process (see :mod:`ziggurat.server.notify`): catch up what it names."""
+        kind, _, rest = payload.partition(":")
+        if kind == "*":
+            for cached in list(self.tables.values()):
+                self._spawn(self.refresh(cached))
+        elif kind == "m":
+            table_id, _, seq = rest.rpartition(":")
+            grown = self.tables.get(table_id)
+            if grown is not None and seq.isdigit() and grown.seq < int(seq):
+                self._spawn(self.refresh(grown))
+        elif kind == "s":
+            seated = self.tables.get(rest)
+            if seated is not None:
+                self._spawn(self.reload_seats(seated))
+        elif kind == "j":
+            for listener in self.listeners:
+                if hasattr(listener, "wake"):
+                    listener.wake()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # ------------------------------------------------------------------ moves
     async def act(

@@ -23,6 +23,7 @@ from sqlalchemy import Engine, and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import jobs, moves, seats, tables
+from ziggurat.server.notify import notice_sql
 
 log = logging.getLogger("ziggurat.server")
 
@@ -161,19 +162,7 @@ class Store:
                 clock_increment=t["clock_increment"],
                 turn_seconds=t["turn_seconds"],
                 rated=bool(t["rated"]),
-                seats=[
-                    SeatRecord(
-                        seat=s.seat,
-                        kind=s.kind,
-                        bot=s.bot,
-                        bot_params=dict(s.bot_params or {}),
-                        name=s.name,
-                        token_hash=s.token_hash,
-                        claimed_at=_utc(s.claimed_at),
-                        user_id=s.user_id,
-                    )
-                    for s in seat_rows
-                ],
+                seats=[_seat(s) for s in seat_rows],
                 rows=[_row(r) for r in log_rows],
             )
 
@@ -233,14 +222,36 @@ class Store:
             row = conn.execute(select(seats.c.table_id, seats.c.seat).where(seats.c.token_hash == token_hash)).first()
             return (row.table_id, row.seat) if row else None
 
-    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str, only_open: bool) -> bool:
+    def claim_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        only_open: bool,
+        at: dt.datetime | None = None,
+        user_id: int | None = None,
+    ) -> bool:
         """Give ``seat`` a name (and a new secret); with ``only_open`` only if nobody sat there yet."""
         with self.engine.begin() as conn:
             query = update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
             if only_open:
                 query = query.where(seats.c.claimed_at.is_(None))
-            result = conn.execute(query.values(name=name, token_hash=token_hash, claimed_at=now()))
-            return bool(result.rowcount)
+            values = {"name": name, "token_hash": token_hash, "claimed_at": at or now(), "user_id": user_id}
+            return bool(conn.execute(query.values(**values)).rowcount)
+
+    def notify(self, payload: str) -> None:
+        """Tell the other server processes that something changed (PostgreSQL only; see :mod:`notify`)."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        with self.engine.begin() as conn:
+            conn.exec_driver_sql(notice_sql(self.engine.dialect.paramstyle), (payload,))
+
+    def load_seats(self, table_id: str) -> list[SeatRecord]:
+        """The seats of a table as stored now."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+            return [_seat(s) for s in rows]
 
     # -------------------------------------------------------------------- jobs
     def schedule_jobs(self, new: Sequence[tuple[str, str, str, int, dt.datetime]]) -> None:
@@ -254,6 +265,8 @@ class Store:
                 stmt,
                 [{"table_id": t, "key": k, "kind": kind, "seat": seat, "due_at": due} for t, k, kind, seat, due in new],
             )
+            if self.engine.dialect.name == "postgresql":
+                conn.exec_driver_sql(notice_sql(self.engine.dialect.paramstyle), ("j",))
 
     def claim_jobs(self, worker: str, at: dt.datetime, lease: dt.timedelta, limit: int = 20) -> list[Job]:
         """Claim up to ``limit`` jobs due at ``at`` for ``worker`` (each job goes to exactly one worker).
@@ -312,6 +325,19 @@ ROW_COLUMNS = (moves.c.seq, moves.c.seat, moves.c.kind, moves.c.action_id, moves
 
 def _row(r: Any) -> Row:
     return Row(r.seq, r.seat, r.kind, r.action_id, r.client_msg_id, _utc(r.at))
+
+
+def _seat(s: Any) -> SeatRecord:
+    return SeatRecord(
+        seat=s.seat,
+        kind=s.kind,
+        bot=s.bot,
+        bot_params=dict(s.bot_params or {}),
+        name=s.name,
+        token_hash=s.token_hash,
+        claimed_at=_utc(s.claimed_at),
+        user_id=s.user_id,
+    )
 
 
 def _utc(value: dt.datetime | None) -> dt.datetime | None:
@@ -376,6 +402,8 @@ class LogWriter:
         self.sql_first = f"INSERT INTO moves ({columns}) VALUES ({values}) ON CONFLICT DO NOTHING RETURNING seq"
         self.sql_rest = f"INSERT INTO moves ({columns}) VALUES ({values})"
         self.at_value = moves.c.at.type.bind_processor(engine.dialect) or (lambda v: v)
+        # PostgreSQL: tell the other processes which tables grew (sent when the transaction commits)
+        self.sql_notice = notice_sql(engine.dialect.paramstyle) if engine.dialect.name == "postgresql" else None
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._connection: Any = None
         self._thread = threading.Thread(target=self._run, name="ziggurat-log-writer", daemon=True)
@@ -434,6 +462,8 @@ class LogWriter:
                     if written and rest:
                         cur.executemany(self.sql_rest, [_row_tuple(item.table_id, r, at, self.at_value) for r in rest])
                     results.append((item.future, written))
+                    if written and self.sql_notice is not None:
+                        cur.execute(self.sql_notice, (f"m:{item.table_id}:{item.rows[-1].seq}",))
                 conn.commit()
             finally:
                 cur.close()
