@@ -45,12 +45,15 @@ from starlette.requests import ClientDisconnect
 
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
-from ziggurat.server import frames
+from ziggurat.server import community, frames
+from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User
+from ziggurat.server.community import current_user
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.jobs import JobRunner
 from ziggurat.server.live import LiveTable
 from ziggurat.server.notify import Listener
+from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.service import (
     BOT_LEVELS,
@@ -96,7 +99,21 @@ class Server:
         self.writer = LogWriter(self.engine)
         self.service = TableService(self.store, self.writer)
         self.hub = Hub(self.service)
+        self.accounts = Accounts(self.engine, lambda: self.service.now())
+        self.ratings = Ratings(self.engine, lambda: self.service.now())
         self.jobs = JobRunner(self.service, self.store, delay=settings.bot_delay, workers=settings.bot_workers)
+        self.jobs.add("rate", self._plan_rating, self._rate)
+
+    def _plan_rating(self, table: LiveTable) -> list[tuple[str, str, int, Any]]:
+        """A finished rated table is rated once (a job: after a crash, another process does it)."""
+        if table.status == "over" and table.record.rated:
+            return [("rate", "rate", -1, self.service.now())]
+        return []
+
+    async def _rate(self, job: Any) -> None:
+        table = await self.service.get(job.table_id)
+        await self.service.refresh(table)
+        await asyncio.to_thread(self.ratings.rate_table, table)
 
     async def close(self) -> None:
         """Stop the bots and the log writer, close the database."""
@@ -191,7 +208,23 @@ def parse_create(data: dict[str, Any]) -> CreateRequest:
         for s in seats:
             if s.me and s.name is None:
                 s.name = me_name
-    return CreateRequest(game=game, seats=seats, options=options, public=public, seed=seed, position=position)
+    pace = data.get("pace", "live")
+    rated = data.get("rated", False)
+    if not isinstance(pace, str) or not isinstance(rated, bool):
+        raise ServiceError("bad_request", "'pace' is live, realtime or turn; 'rated' true or false")
+    return CreateRequest(
+        game=game,
+        seats=seats,
+        options=options,
+        public=public,
+        seed=seed,
+        position=position,
+        pace=pace,
+        clock_initial=data.get("clock"),
+        clock_increment=data.get("increment"),
+        turn_seconds=data.get("turn_seconds"),
+        rated=rated,
+    )
 
 
 def _seat_shorthand(text: str) -> dict[str, Any]:
@@ -277,6 +310,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Ziggurat", version=ziggurat.__version__, lifespan=lifespan, docs_url="/api/docs")
     app.mount("/static", StaticFiles(packages=[("ziggurat.web", "static")]), name="static")
+    app.include_router(community.router)
 
     def server() -> Server:
         return holder["server"]
@@ -303,6 +337,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.error("internal error %s", ref, exc_info=exc)
         return JSONResponse({"error": "internal", "message": f"something went wrong on the server (ref {ref})"}, 500)
 
+    async def signed_in(request: Request) -> User | None:
+        """The logged-in user of a request that acts (its cookie counts only with the X-Ziggurat header)."""
+        if request.cookies.get(SESSION_COOKIE) and request.headers.get(CSRF_HEADER) is None:
+            raise ServiceError("forbidden", "a request sent with your session cookie must carry the X-Ziggurat header")
+        return await current_user(request)
+
     async def audience(request: Request, table: LiveTable, need_header: bool) -> int | None:
         """The seat the request proves (Bearer secret, or cookie + X-Ziggurat header), or None."""
         token = bearer(request)
@@ -319,12 +359,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # ----------------------------------------------------------------- pages
     @app.get("/", response_class=HTMLResponse)
-    async def lobby_page() -> str:
+    async def lobby_page(request: Request) -> Response:
         tables = await asyncio.to_thread(server().store.list_tables, True, 50)
         for t in tables:
             t["name"] = get_game(t["game"]).game_class.spec.name
-        return pages.render(
+        user = await current_user(request)
+        games = await community.games_of(request, user.id) if user else []
+        return community.page(
+            request,
             "lobby.html",
+            user=user,
+            your_turn=[g for g in games if g["your_turn"]],
             games=lobby_games(),
             games_json=json.dumps(lobby_games()),
             tables=tables,
@@ -334,52 +379,56 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     @app.get("/join", response_class=HTMLResponse)
-    async def join_page() -> str:
-        return pages.render("join.html")
+    async def join_page(request: Request) -> Response:
+        return community.page(request, "join.html", user=await current_user(request))
 
     @app.get("/t/{table_id}", response_class=HTMLResponse)
     async def table_page(request: Request, table_id: str) -> Response:
+        user = await current_user(request)
         try:
             table = await service().get(table_id)
             seat = await audience(request, table, need_header=False)
         except ServiceError as exc:
-            page = pages.render("error.html", title="No such table", message=exc.message)
-            return HTMLResponse(page, status_code=STATUS_OF.get(exc.code, 400))
+            status = STATUS_OF.get(exc.code, 400)
+            return community.page(request, "error.html", status, user=user, title="No such table", message=exc.message)
         frame = frames.html_frame(table, seat, 0)
         invites = [{"seat": s} for s in table.open_seats()] if seat is not None else []
-        return HTMLResponse(
-            pages.render(
-                "table.html",
-                table_id=table.id,
-                spec=table.game.spec,
-                describe=table.game.describe(),
-                seat=seat,
-                frame=frame,
-                frame_json=pages.script_json(frame),
-                invites=invites,
-            )
+        return community.page(
+            request,
+            "table.html",
+            user=user,
+            table_id=table.id,
+            spec=table.game.spec,
+            describe=table.game.describe(),
+            seat=seat,
+            frame=frame,
+            frame_json=pages.script_json(frame),
+            invites=invites,
+            pace=table.pace,
+            rated=table.record.rated,
         )
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> Response:
+        user = await current_user(request)
         try:
             table = await service().get(table_id)
             seat = await audience(request, table, need_header=False)
         except ServiceError as exc:
-            page = pages.render("error.html", title="No such table", message=exc.message)
-            return HTMLResponse(page, status_code=STATUS_OF.get(exc.code, 400))
-        return HTMLResponse(
-            pages.render(
-                "replay.html",
-                table_id=table.id,
-                spec=table.game.spec,
-                describe=table.game.describe(),
-                over=table.status == "over",
-                players=table.game.num_players,
-                seats=frames.seat_list(table),
-                seat=seat,
-                seat_name=pages.seat_name,
-            )
+            status = STATUS_OF.get(exc.code, 400)
+            return community.page(request, "error.html", status, user=user, title="No such table", message=exc.message)
+        return community.page(
+            request,
+            "replay.html",
+            user=user,
+            table_id=table.id,
+            spec=table.game.spec,
+            describe=table.game.describe(),
+            over=table.status == "over",
+            players=table.game.num_players,
+            seats=frames.seat_list(table),
+            seat=seat,
+            seat_name=pages.seat_name,
         )
 
     # ------------------------------------------------------------------- API
@@ -415,7 +464,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def api_create(request: Request) -> Response:
-        created = await service().create(parse_create(await json_body(request)))
+        user = await signed_in(request)
+        wanted = parse_create(await json_body(request))
+        if user is not None:
+            wanted.user_id = user.id
+            for s in wanted.seats:
+                if s.me and not s.name:
+                    s.name = user.name
+        created = await service().create(wanted)
         base = str(request.base_url).rstrip("/")
         body: dict[str, Any] = {
             "id": created.table_id,
@@ -440,7 +496,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_claim(request: Request) -> Response:
         data = await json_body(request)
         token = data.get("token")
-        table, seat = await service().claim(token, data.get("name"))  # type: ignore[arg-type]
+        user = await signed_in(request)
+        name = data.get("name") or (user.name if user else None)
+        table, seat = await service().claim(token, name, user.id if user else None)  # type: ignore[arg-type]
         response = JSONResponse({"table": table.id, "seat": seat, "url": f"/t/{table.id}"})
         set_seat_cookie(response, request, table.id, token)  # type: ignore[arg-type]
         return response
@@ -452,7 +510,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/seats/{seat}/claim")
     async def api_claim_open(request: Request, table_id: str, seat: int) -> Response:
         data = await json_body(request)
-        token = await service().claim_open(table_id, seat, data.get("name"))
+        user = await signed_in(request)
+        name = data.get("name") or (user.name if user else None)
+        token = await service().claim_open(table_id, seat, name, user.id if user else None)
         response = JSONResponse({"table": table_id, "seat": seat, "token": token, "url": f"/t/{table_id}"})
         set_seat_cookie(response, request, table_id, token)
         return response

@@ -38,8 +38,38 @@ def seat_list(table: LiveTable) -> list[dict[str, Any]]:
                 item["level"] = s.bot_params["level"]
         else:
             item["taken"] = s.claimed_at is not None
+            state = table.seat_state[s.seat]
+            if state != "active":
+                item["state"] = state  # timeout | left | replaced: a bot may be playing it now
         out.append(item)
     return out
+
+
+def _ms(when: Any) -> int:
+    return int(when.timestamp() * 1000)
+
+
+def clocks(table: LiveTable) -> dict[str, Any] | None:
+    """The clocks (realtime) or deadlines (turn-based) as of now, for the page to count down.
+
+    ``left_ms[s]``: seat ``s``'s time left when its current decision began (or
+    now, when it is not deciding); ``running[s]``: when that decision began;
+    ``deadline[s]``: when a turn-based decision is due; ``now``: the server's time.
+    """
+    if table.pace == "live" or table.status != "playing":
+        return None
+    running = {str(s): _ms(t) for s, t in table.turn_started.items() if table.controller(s) == "human"}
+    out: dict[str, Any] = {"pace": table.pace, "now": _ms(table_now(table)), "running": running}
+    if table.pace == "realtime":
+        out["left_ms"] = list(table.clock_ms)
+    else:
+        out["deadline"] = {str(s): _ms(due) for s in table.turn_started if (due := table.due(s)) is not None}
+    return out
+
+
+def table_now(table: LiveTable) -> Any:
+    """The server's time (the service's clock, which the tests may move)."""
+    return table.now()
 
 
 def status(table: LiveTable) -> dict[str, Any]:
@@ -83,11 +113,12 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
             actions = [{"id": a, "text": t} for a, t in state.legal_action_texts(audience)]
         human = table.seats[audience].kind == "human"
         undo = human and table.status == "playing" and table.undo_problem(audience, thorough=False) is None
+    timing = clocks(table)
     return {
         "type": "frame",
         "n": table.journal.count(audience),
         "seat": audience,
-        "status": public,
+        "status": public if timing is None else {**public, "clock": timing},
         "seats": seats,
         "view": state.view(audience),
         "actions": actions,

@@ -72,6 +72,16 @@ class JobRunner:
         service.listeners.append(self)
 
     # ------------------------------------------------------------ scheduling
+    def add(
+        self,
+        kind: str,
+        planner: Callable[[LiveTable], list[tuple[str, str, int, dt.datetime]]],
+        handler: Callable[[Job], Any],
+    ) -> None:
+        """Another kind of job: ``planner(table)`` says which are due after a change, ``handler(job)`` does one."""
+        self.planners.append(planner)
+        self.handlers[kind] = handler
+
     def holds(self, table_id: str) -> bool:
         """Whether a job of this table is running here (its table must stay in the cache)."""
         return any(t == table_id for t, _ in self._running.values())

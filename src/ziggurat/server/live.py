@@ -79,6 +79,7 @@ class LiveTable:
         self.turn_started: dict[int, dt.datetime] = {}  # when each seat to move began its decision
         self.turn_seq: dict[int, int] = {}  # the seq at which it began (names a turn: jobs are keyed by it)
         self.started_at: dt.datetime | None = None
+        self.now: Any = lambda: dt.datetime.now(dt.UTC)  # the service gives every table its own clock
         for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
             self.journal.add(Entry("join", seat.seat, seat.name or ""))
         self._maybe_start()

@@ -60,6 +60,7 @@ STATUS_OF = {
     "not_started": 409,
     "game_over": 409,
     "seat_taken": 409,
+    "name_taken": 409,
     "undo_refused": 409,
     "busy": 503,
     "broken": 500,
@@ -87,6 +88,40 @@ class CreateRequest:
     public: bool = False
     seed: int | None = None
     position: dict[str, Any] | None = None
+    pace: str = "live"  # live | realtime | turn
+    clock_initial: int | None = None  # realtime: seconds on each clock
+    clock_increment: int | None = None  # realtime: seconds added after each decision
+    turn_seconds: int | None = None  # turn-based: seconds for each decision
+    rated: bool = False
+    user_id: int | None = None  # the creator's account (their seat is linked to it)
+
+
+PACES = ("live", "realtime", "turn")
+
+
+def check_pace(request: CreateRequest) -> None:
+    """A table's pace and clock settings, checked (a clear error for anything else)."""
+
+    def whole(name: str, value: object, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ServiceError("bad_request", f"{name} is a whole number of seconds from {low} to {high}")
+        return value
+
+    if request.pace not in PACES:
+        raise ServiceError("bad_request", f"the pace is one of {', '.join(PACES)}, not {request.pace!r}")
+    if request.pace == "realtime":
+        request.clock_initial = whole("the clock", request.clock_initial, 10, 6 * 3600)
+        request.clock_increment = whole("the increment", request.clock_increment or 0, 0, 600)
+        request.turn_seconds = None
+    elif request.pace == "turn":
+        request.turn_seconds = whole("the time for a move", request.turn_seconds, 60, 14 * 24 * 3600)
+        request.clock_initial = request.clock_increment = None
+    elif any(v is not None for v in (request.clock_initial, request.clock_increment, request.turn_seconds)):
+        raise ServiceError("bad_request", "a live table has no clock: choose the pace realtime or turn")
+    if request.rated and request.user_id is None:
+        raise ServiceError("forbidden", "log in to create a rated table (ratings belong to accounts)")
+    if request.rated and request.position is not None:
+        raise ServiceError("bad_request", "a table that starts from a position cannot be rated")
 
 
 @dataclass
@@ -164,6 +199,7 @@ class TableService:
             except TableBroken as exc:
                 log.error("%s", exc)
                 raise ServiceError("broken", "this table's saved game cannot be replayed") from None
+            table.now = lambda: self.now()
             self.tables[table_id] = table
             future.set_result(table)
             return table
@@ -223,6 +259,7 @@ class TableService:
                 )
         if not isinstance(request.seats, list) or not request.seats:
             raise ServiceError("bad_request", "say who sits at each seat")
+        check_pace(request)
         try:
             game = make_game(spec.id, len(request.seats), request.options)
         except ConfigError as exc:
@@ -241,7 +278,14 @@ class TableService:
                 if s.me:
                     name = clean_name(s.name if s.name is not None else "")
                     seat_records.append(
-                        SeatRecord(i, "human", name=name, token_hash=hash_token(token), claimed_at=now())
+                        SeatRecord(
+                            i,
+                            "human",
+                            name=name,
+                            token_hash=hash_token(token),
+                            claimed_at=self.now(),
+                            user_id=request.user_id,
+                        )
                     )
                     created_seat, creator_token = i, token
                 else:
@@ -268,11 +312,17 @@ class TableService:
             position=position,
             public=bool(request.public),
             status="waiting",
-            created_at=now(),
+            created_at=self.now(),
             seats=seat_records,
             rows=[],
+            pace=request.pace,
+            clock_initial=request.clock_initial,
+            clock_increment=request.clock_increment,
+            turn_seconds=request.turn_seconds,
+            rated=bool(request.rated),
         )
         table = LiveTable(record)
+        table.now = lambda: self.now()
         record.rows = table.setup_rows(self.now())
         for row in record.rows:
             table.apply_row(row)
@@ -366,6 +416,8 @@ class TableService:
         record = table.seats[seat]
         if record.kind != "human" or record.claimed_at is not None:
             raise ServiceError("seat_taken", "that seat is not open")
+        if table.record.rated and user_id is None:
+            raise ServiceError("forbidden", "this table is rated: log in (or sign up) to sit down")
         clean = clean_name(name)
         at = self.now()
         if not await asyncio.to_thread(self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id):

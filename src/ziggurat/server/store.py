@@ -209,6 +209,27 @@ class Store:
                 r["seats"] = by_table[r["id"]]
             return rows
 
+    def tables_of_user(self, user_id: int, limit: int = 100) -> list[dict[str, Any]]:
+        """The tables where a user sits, newest first: id, game, players, status, seat, pace, rated."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    tables.c.id,
+                    tables.c.game,
+                    tables.c.players,
+                    tables.c.status,
+                    tables.c.pace,
+                    tables.c.rated,
+                    tables.c.updated_at,
+                    seats.c.seat,
+                )
+                .join(seats, seats.c.table_id == tables.c.id)
+                .where(seats.c.user_id == user_id)
+                .order_by(tables.c.updated_at.desc())
+                .limit(limit)
+            )
+            return [dict(r._mapping) for r in rows]
+
     def unfinished_tables(self) -> list[str]:
         """Ids of the tables whose game is not over (to resume bots after a restart)."""
         with self.engine.connect() as conn:

@@ -8,7 +8,7 @@ const seatTemplate = document.getElementById("zg-seat-template");
 const nameInput = document.getElementById("zg-name");
 const errorEl = document.getElementById("zg-create-error");
 
-nameInput.value = localStorage.getItem("zg-name") || "";
+if (!nameInput.value) nameInput.value = localStorage.getItem("zg-name") || "";
 
 function game() {
   return games.find((g) => g.id === gameSelect.value);
@@ -67,13 +67,23 @@ form.addEventListener("submit", async (event) => {
   localStorage.setItem("zg-name", name);
   const seats = [...seatList.querySelectorAll("select")].map((s) => s.value);
   try {
-    const created = await post("/api/tables", {
+    const pace = form.querySelector("input[name=pace]:checked").value;
+    const body = {
       game: gameSelect.value,
       seats,
       options: options(),
       public: document.getElementById("zg-public").checked,
+      rated: document.getElementById("zg-rated").checked,
+      pace,
       name,
-    });
+    };
+    if (pace === "realtime") {
+      body.clock = 60 * Number(document.getElementById("zg-clock-min").value);
+      body.increment = Number(document.getElementById("zg-clock-inc").value);
+    } else if (pace === "turn") {
+      body.turn_seconds = 3600 * Number(document.getElementById("zg-turn-hours").value);
+    }
+    const created = await post("/api/tables", body);
     const hash = created.invites.map((i) => `invite-${i.seat}=${encodeURIComponent(i.token)}`).join("&");
     location.href = `/t/${created.id}` + (hash ? `#${hash}` : "");
   } catch (e) {

@@ -69,6 +69,34 @@ function showActions(candidates, path) {
   if (clearButton) clearButton.hidden = !path.length;
 }
 
+// clocks and deadlines: the server says how much time each seat had when its decision began; we count down
+let clockOffset = 0;
+
+function fmtTime(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
+  const two = (x) => String(x).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+}
+
+function showClocks() {
+  const clock = frame.status.clock;
+  if (!clock) return;
+  const now = Date.now() + clockOffset;
+  for (const el of statusEl.querySelectorAll("[data-clock-seat]")) {
+    const seatNo = el.dataset.clockSeat;
+    const started = clock.running[seatNo];
+    let left;
+    if (clock.pace === "realtime") left = clock.left_ms[Number(seatNo)] - (started ? now - started : 0);
+    else left = clock.deadline && clock.deadline[seatNo] ? clock.deadline[seatNo] - now : null;
+    el.textContent = left === null ? "" : fmtTime(left);
+    el.classList.toggle("zg-running", Boolean(started));
+    el.classList.toggle("zg-low", left !== null && left < 30000);
+  }
+}
+
+setInterval(showClocks, 250);
+
 function showPresence() {
   for (const dot of statusEl.querySelectorAll("[data-online]")) {
     dot.classList.toggle("zg-online", online.includes(Number(dot.dataset.online)));
@@ -90,7 +118,11 @@ function applyFrame(f, drawn = false) {
   root.dataset.n = String(n);
   root.dataset.phase = f.status.phase;
   root.dataset.myTurn = String(seat !== null && f.status.to_move.includes(seat));
+  if (f.status.clock) clockOffset = f.status.clock.now - Date.now();
+  const leave = document.getElementById("zg-leave");
+  if (leave) leave.hidden = f.status.phase !== "playing" || Boolean(seat !== null && f.seats[seat].state);
   showPresence();
+  showClocks();
 }
 
 function settle() {
@@ -162,6 +194,22 @@ function connect() {
 }
 
 if (undoButton) undoButton.addEventListener("click", undo);
+
+async function post(url) {
+  const r = await fetch(url, { method: "POST", headers: { "X-Ziggurat": "1" } });
+  if (!r.ok) showError((await r.json()).message);
+}
+
+const leaveButton = document.getElementById("zg-leave");
+if (leaveButton) {
+  leaveButton.addEventListener("click", () => {
+    if (confirm("Leave this table? A bot will play your seat until the end.")) post(`/api/tables/${tableId}/leave`);
+  });
+}
+statusEl.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-replace-seat]");
+  if (button) post(`/api/tables/${tableId}/seats/${button.dataset.replaceSeat}/replace`);
+});
 if (clearButton) clearButton.addEventListener("click", () => clicks.reset());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && (!socket || socket.readyState > WebSocket.OPEN)) connect();

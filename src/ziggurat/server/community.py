@@ -1,0 +1,305 @@
+"""Pages and API of the community: sign up, log in and out, a player's page, the leaderboard.
+
+HTML forms carry a CSRF token checked against the ``zg_csrf`` cookie; the JSON
+calls that act with the session cookie need the ``X-Ziggurat`` header, which a
+page of another site cannot send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from ziggurat.core import game_ids, get_game
+from ziggurat.server.accounts import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    SESSION_DAYS,
+    User,
+    csrf_ok,
+    new_csrf,
+)
+from ziggurat.server.service import STATUS_OF, ServiceError
+from ziggurat.web import pages
+
+router = APIRouter()
+
+
+def server(request: Request) -> Any:
+    """The process's :class:`~ziggurat.server.app.Server`."""
+    return request.app.state.server
+
+
+async def current_user(request: Request) -> User | None:
+    """The logged-in user of a request (its session cookie), or None."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    return await asyncio.to_thread(server(request).accounts.user_of, token)
+
+
+def csrf_token(request: Request) -> str:
+    """The CSRF token of this browser (made if it has none; :func:`with_csrf` sets the cookie)."""
+    return request.cookies.get(CSRF_COOKIE) or new_csrf()
+
+
+def with_csrf(response: Response, request: Request, token: str) -> Response:
+    """Give the browser its CSRF cookie (the forms on the page carry the same token)."""
+    if request.cookies.get(CSRF_COOKIE) != token:
+        response.set_cookie(
+            CSRF_COOKIE, token, httponly=True, samesite="lax", secure=request.url.scheme == "https", path="/"
+        )
+    return response
+
+
+def set_session(response: Response, request: Request, token: str) -> None:
+    """The session cookie: HttpOnly, SameSite=Lax, Secure over HTTPS."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_DAYS * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+def _next(value: object) -> str:
+    """Where to go after a form: only a path of this site."""
+    if isinstance(value, str) and value.startswith("/") and not value.startswith("//"):
+        return value
+    return "/"
+
+
+async def _form(request: Request) -> dict[str, Any]:
+    form = await request.form()
+    data = {k: v for k, v in form.items() if isinstance(v, str)}
+    if not csrf_ok(request.cookies.get(CSRF_COOKIE), data.get("csrf")):
+        raise ServiceError("forbidden", "this form is stale or came from another site: reload the page and try again")
+    return data
+
+
+def page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    """A page from a template, with the CSRF token its forms carry (and the cookie that matches)."""
+    token = csrf_token(request)
+    html = pages.render(template, csrf=token, **context)
+    return with_csrf(HTMLResponse(html, status_code=status), request, token)
+
+
+# ------------------------------------------------------------------------ pages
+@router.get("/signup", response_class=HTMLResponse)
+async def signuppage(request: Request, next: str = "/") -> Response:
+    """The sign-up form."""
+    return page(request, "signup.html", user=await current_user(request), next=_next(next), error=None)
+
+
+@router.post("/signup")
+async def signup_form(request: Request) -> Response:
+    """Make an account and log in."""
+    data: dict[str, Any] = {}
+    try:
+        data = await _form(request)
+        accounts = server(request).accounts
+        await asyncio.to_thread(accounts.sign_up, data.get("name"), data.get("password"), data.get("email"))
+        user, token = await asyncio.to_thread(accounts.log_in, data.get("name"), data.get("password"))
+    except ServiceError as exc:
+        return page(
+            request,
+            "signup.html",
+            status=STATUS_OF.get(exc.code, 400),
+            user=None,
+            next=_next(data.get("next")),
+            error=exc.message,
+            name=data.get("name", ""),
+            email=data.get("email", ""),
+        )
+    response = RedirectResponse(
+        _next(data.get("next")) if data.get("next") not in (None, "/") else f"/u/{quote(user.name)}", 303
+    )
+    set_session(response, request, token)
+    return response
+
+
+@router.get("/login", response_class=HTMLResponse)
+async def loginpage(request: Request, next: str = "/") -> Response:
+    """The log-in form."""
+    return page(request, "login.html", user=await current_user(request), next=_next(next), error=None)
+
+
+@router.post("/login")
+async def login_form(request: Request) -> Response:
+    """Check the password, open a session."""
+    data: dict[str, Any] = {}
+    try:
+        data = await _form(request)
+        _, token = await asyncio.to_thread(server(request).accounts.log_in, data.get("name"), data.get("password"))
+    except ServiceError as exc:
+        return page(
+            request,
+            "login.html",
+            status=STATUS_OF.get(exc.code, 400),
+            user=None,
+            next=_next(data.get("next")),
+            error=exc.message,
+            name=data.get("name", ""),
+        )
+    response = RedirectResponse(_next(data.get("next")), 303)
+    set_session(response, request, token)
+    return response
+
+
+@router.post("/logout")
+async def logout_form(request: Request) -> Response:
+    """End the session."""
+    await _form(request)
+    await asyncio.to_thread(server(request).accounts.log_out, request.cookies.get(SESSION_COOKIE))
+    response = RedirectResponse("/", 303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("/u/{name}", response_class=HTMLResponse)
+async def playerpage(request: Request, name: str) -> Response:
+    """A player's page: their ratings, their games (whose turn it is), their latest results."""
+    srv = server(request)
+    player = await asyncio.to_thread(srv.accounts.by_name, name)
+    me = await current_user(request)
+    if player is None:
+        return page(
+            request, "error.html", status=404, user=me, title="No such player", message=f"nobody is called {name!r}"
+        )
+    games = await games_of(request, player.id)
+    rated = await asyncio.to_thread(srv.ratings.of, player.subject)
+    history = await asyncio.to_thread(srv.ratings.history, player.subject)
+    return page(
+        request,
+        "player.html",
+        user=me,
+        player=player,
+        games=games,
+        ratings=rated,
+        history=history,
+        names={g: get_game(g).game_class.spec.name for g in game_ids()},
+        mine=me is not None and me.id == player.id,
+    )
+
+
+@router.get("/ratings", response_class=HTMLResponse)
+async def ratingspage(request: Request, game: str = "kuhnah", players: int = 2) -> Response:
+    """The leaderboard of one game at one player count."""
+    srv = server(request)
+    if game not in game_ids():
+        game = "kuhnah"
+    spec = get_game(game).game_class.spec
+    players = min(max(players, spec.min_players), spec.max_players)
+    board = await asyncio.to_thread(srv.ratings.leaderboard, game, players)
+    names = await _subject_names(request, [r.subject for r in board])
+    return page(
+        request,
+        "ratings.html",
+        user=await current_user(request),
+        board=board,
+        names=names,
+        game=game,
+        players=players,
+        games=[get_game(g).game_class.spec for g in game_ids()],
+    )
+
+
+async def _subject_names(request: Request, subjects: list[str]) -> dict[str, str]:
+    out = {}
+    for subject in subjects:
+        kind, _, rest = subject.partition(":")
+        if kind == "user" and rest.isdigit():
+            user = await asyncio.to_thread(server(request).accounts.by_id, int(rest))
+            out[subject] = user.name if user else "(gone)"
+        else:
+            bot, _, level = rest.partition(":")
+            out[subject] = f"{bot} bot" + (f", level {level}" if level else "")
+    return out
+
+
+async def games_of(request: Request, user_id: int) -> list[dict[str, Any]]:
+    """A player's tables, newest first, with whether it is their turn."""
+    srv = server(request)
+    rows = await asyncio.to_thread(srv.store.tables_of_user, user_id)
+    for r in rows:
+        r["name"] = get_game(r["game"]).game_class.spec.name
+        r["your_turn"] = False
+        if r["status"] == "playing":
+            try:
+                table = await srv.service.get(r["id"])
+            except ServiceError:
+                continue
+            r["your_turn"] = r["seat"] in table.to_move() and table.controller(r["seat"]) == "human"
+    return rows
+
+
+# -------------------------------------------------------------------------- API
+@router.post("/api/accounts")
+async def api_sign_up(request: Request) -> Response:
+    """``{"name", "password", "email"?}``: a new account (and a session)."""
+    from ziggurat.server.app import json_body
+
+    data = await json_body(request)
+    accounts = server(request).accounts
+    user = await asyncio.to_thread(accounts.sign_up, data.get("name"), data.get("password"), data.get("email"))
+    _, token = await asyncio.to_thread(accounts.log_in, data.get("name"), data.get("password"))
+    response = JSONResponse({"id": user.id, "name": user.name}, status_code=201)
+    set_session(response, request, token)
+    return response
+
+
+@router.post("/api/sessions")
+async def api_log_in(request: Request) -> Response:
+    """``{"name", "password"}``: log in (the session cookie comes back)."""
+    from ziggurat.server.app import json_body
+
+    data = await json_body(request)
+    user, token = await asyncio.to_thread(server(request).accounts.log_in, data.get("name"), data.get("password"))
+    response = JSONResponse({"id": user.id, "name": user.name})
+    set_session(response, request, token)
+    return response
+
+
+@router.delete("/api/sessions")
+async def api_log_out(request: Request) -> Response:
+    """Log out."""
+    if request.headers.get("x-ziggurat") is None:
+        raise ServiceError("forbidden", "send the X-Ziggurat header")
+    await asyncio.to_thread(server(request).accounts.log_out, request.cookies.get(SESSION_COOKIE))
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("/api/me")
+async def api_me(request: Request) -> Any:
+    """Who is logged in, their games (and where it is their turn) and ratings."""
+    user = await current_user(request)
+    if user is None:
+        raise ServiceError("forbidden", "not logged in")
+    games = await games_of(request, user.id)
+    rated = await asyncio.to_thread(server(request).ratings.of, user.subject)
+    return {
+        "id": user.id,
+        "name": user.name,
+        "your_turn": [g["id"] for g in games if g["your_turn"]],
+        "games": [{k: g[k] for k in ("id", "game", "status", "seat", "your_turn")} for g in games],
+        "ratings": [r.__dict__ | {"ordinal": r.ordinal} for r in rated],
+    }
+
+
+@router.get("/api/ratings")
+async def api_ratings(request: Request, game: str, players: int) -> Any:
+    """The leaderboard as JSON."""
+    if game not in game_ids():
+        raise ServiceError("bad_request", f"games: {', '.join(game_ids())}")
+    board = await asyncio.to_thread(server(request).ratings.leaderboard, game, players)
+    names = await _subject_names(request, [r.subject for r in board])
+    return {"ratings": [r.__dict__ | {"ordinal": r.ordinal, "name": names[r.subject]} for r in board]}
