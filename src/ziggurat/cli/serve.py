@@ -60,6 +60,11 @@ def serve(
     ] = 0.8,
     bot_workers: Annotated[int, typer.Option(help="processes that run the bots (0: threads in the server)")] = 1,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error")] = "info",
+    smtp: Annotated[str | None, typer.Option(help="HOST:PORT of an SMTP server for 'your turn' mails")] = None,
+    mail_from: Annotated[str, typer.Option(help="the sender of those mails")] = "ziggurat@localhost",
+    public_url: Annotated[
+        str | None, typer.Option(help="the address people open (for links in mails; default http://HOST:PORT)")
+    ] = None,
     workers: Annotated[
         int, typer.Option(help="server processes sharing the port and a PostgreSQL database (--db postgresql://...)")
     ] = 1,
@@ -72,6 +77,7 @@ def serve(
 
     from ziggurat.server.app import SETTINGS_ENV, Settings, create_app
     from ziggurat.server.db import make_engine, migrate
+    from ziggurat.server.mail import parse_smtp
 
     if bot_delay < 0 or bot_delay > 60:
         raise fail("--bot-delay must be between 0 and 60 seconds")
@@ -85,7 +91,20 @@ def serve(
     if workers > 1 and not url.startswith(("postgresql", "postgres")):
         raise fail("--workers above 1 needs a database all processes share: --db postgresql://user@host/name")
     check_port(host, port)
-    settings = Settings(db_url=url, bot_delay=bot_delay, bot_workers=bot_workers)
+    if smtp is not None:
+        try:
+            parse_smtp(smtp)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    shown_host = "localhost" if host in ("127.0.0.1", "::1", "0.0.0.0") else host
+    settings = Settings(
+        db_url=url,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        smtp=smtp,
+        mail_from=mail_from,
+        public_url=public_url or f"http://{shown_host}:{port}",
+    )
     try:  # reach the database (and bring its schema up to date) before listening
         engine = make_engine(url)
         migrate(engine)

@@ -52,6 +52,8 @@ from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.jobs import JobRunner
 from ziggurat.server.live import LiveTable
+from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
+from ziggurat.server.mail import send as send_mail
 from ziggurat.server.notify import Listener
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
@@ -86,6 +88,9 @@ class Settings:
     bot_workers: int = 1
     metrics: bool = True
     cache_idle: float = 300.0  # seconds before an unused table leaves the memory cache
+    smtp: str | None = None  # HOST:PORT of the SMTP server for "your turn" mails (None: no mail)
+    mail_from: str = "ziggurat@localhost"
+    public_url: str = "http://localhost:8000"  # how links in mails start
 
 
 class Server:
@@ -103,6 +108,37 @@ class Server:
         self.ratings = Ratings(self.engine, lambda: self.service.now())
         self.jobs = JobRunner(self.service, self.store, delay=settings.bot_delay, workers=settings.bot_workers)
         self.jobs.add("rate", self._plan_rating, self._rate)
+        self.mail: MailSettings | None = None
+        if settings.smtp:
+            host, port = parse_smtp(settings.smtp)
+            self.mail = MailSettings(host, port, settings.mail_from, settings.public_url)
+            self.jobs.add("mail", self._plan_mail, self._mail)
+        self.mails_sent = 0
+
+    def _plan_mail(self, table: LiveTable) -> list[tuple[str, str, int, Any]]:
+        """Turn-based: a person whose turn begins gets a mail (if their account has an address)."""
+        if table.pace != "turn" or table.status != "playing":
+            return []
+        return [
+            (f"mail:{seat}:{table.turn_seq[seat]}", "mail", seat, self.service.now())
+            for seat in table.to_move()
+            if table.controller(seat) == "human" and table.seats[seat].user_id is not None and seat in table.turn_seq
+        ]
+
+    async def _mail(self, job: Any) -> None:
+        table = await self.service.get(job.table_id)
+        await self.service.refresh(table)
+        turn = int(job.key.rsplit(":", 1)[1])
+        seat = job.seat
+        if table.status != "playing" or seat not in table.to_move() or table.turn_seq.get(seat) != turn:
+            return  # they have played already
+        user_id = table.seats[seat].user_id
+        user = await asyncio.to_thread(self.accounts.by_id, user_id) if user_id is not None else None
+        if user is None or not user.email or self.mail is None:
+            return
+        message = your_turn(self.mail, user.email, user.name, table.game.spec.name, table.id)
+        await asyncio.to_thread(send_mail, self.mail, message)
+        self.mails_sent += 1
 
     def _plan_rating(self, table: LiveTable) -> list[tuple[str, str, int, Any]]:
         """A finished rated table is rated once (a job: after a crash, another process does it)."""

@@ -632,6 +632,8 @@ class TableService:
             raise ServiceError("forbidden", "only a player at this table can decide that")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.game.num_players:
             raise ServiceError("bad_request", "say which seat")
+        if by_seat == seat:
+            raise ServiceError("forbidden", "the other players decide whether a bot plays for you")
         return await self._seat_event(
             table,
             seat,
