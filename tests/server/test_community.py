@@ -339,3 +339,22 @@ def test_calibrated_bots_get_ratings(client: TestClient) -> None:
     board = calibrate(client.app.state.server.ratings, "lucent", 2, ["random", "greedy"], games=20, seed=3)
     assert set(board) == {"bot:random", "bot:greedy"}
     assert board["bot:greedy"].mu > board["bot:random"].mu
+
+
+def test_the_same_bot_at_two_seats_is_rated_once_by_its_better_seat(client: TestClient) -> None:
+    sign_up(client, "Ana")
+    body = {"game": "lucent", "seats": ["me", "greedy", "greedy"], "rated": True, "seed": 8}
+    created = client.post("/api/tables", json=body, headers=H).json()
+    client.cookies.clear()
+    end = play_to_end(client, created["id"], {0: created["token"]})
+    ranks = end["status"]["outcome"]["ranks"]
+    srv = client.app.state.server
+    wait_for(lambda: len(srv.ratings.leaderboard("lucent", 3)) == 2)
+    board = {r.subject: r for r in srv.ratings.leaderboard("lucent", 3)}
+    assert board["bot:greedy"].games == board["user:1"].games == 1
+    start = (25.0, 25 / 3)
+    expected = new_ratings([start, start], [ranks[0], min(ranks[1], ranks[2])], [True, True])
+    assert (board["user:1"].mu, board["bot:greedy"].mu) == pytest.approx((expected[0][0], expected[1][0]))
+    with srv.engine.connect() as conn:
+        rows = {r.seat: r for r in conn.execute(select(results).where(results.c.table_id == created["id"]))}
+    assert len(rows) == 3 and sum(r.counted for r in rows.values()) == 2  # one result row per seat

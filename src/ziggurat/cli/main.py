@@ -179,6 +179,7 @@ def replay(
 # Analysis commands (arena, simulate) register themselves here.
 # --- analysis commands ---
 from ziggurat.cli import analysis as _analysis  # noqa: E402,F401
+from ziggurat.cli import ratings as _ratings  # noqa: E402,F401
 from ziggurat.cli import serve as _serve  # noqa: E402,F401
 
 

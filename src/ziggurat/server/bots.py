@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from ziggurat.core import State, make_bot
-from ziggurat.server.service import BOT_LEVELS
+from ziggurat.server.service import BOT_LEVELS, DEFAULT_LEVEL
 
 
 def bot_params(bot: str, params: dict[str, Any]) -> dict[str, Any]:
     """The bot factory's options for a seat (an ismcts level becomes its budget)."""
     if bot == "ismcts":
-        return dict(BOT_LEVELS[int(params.get("level", 3))])
+        return dict(BOT_LEVELS[int(params.get("level", DEFAULT_LEVEL))])
     return {}
 
 

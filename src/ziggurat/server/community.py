@@ -212,16 +212,7 @@ async def ratingspage(request: Request, game: str = "kuhnah", players: int = 2) 
 
 
 async def _subject_names(request: Request, subjects: list[str]) -> dict[str, str]:
-    out = {}
-    for subject in subjects:
-        kind, _, rest = subject.partition(":")
-        if kind == "user" and rest.isdigit():
-            user = await asyncio.to_thread(server(request).accounts.by_id, int(rest))
-            out[subject] = user.name if user else "(gone)"
-        else:
-            bot, _, level = rest.partition(":")
-            out[subject] = f"{bot} bot" + (f", level {level}" if level else "")
-    return out
+    return await asyncio.to_thread(server(request).ratings.names, subjects)
 
 
 async def games_of(request: Request, user_id: int) -> list[dict[str, Any]]:

@@ -23,11 +23,12 @@ from typing import Any
 from openskill.models import PlackettLuce
 from sqlalchemy import Engine, select, update
 
-from ziggurat.core import Match, make_bot, make_game
+from ziggurat.core import Match, ZigguratError, make_bot, make_game
 from ziggurat.core.seeds import derive_seed
 from ziggurat.server.bots import bot_params
-from ziggurat.server.db import ratings, results, tables
+from ziggurat.server.db import ratings, results, tables, users
 from ziggurat.server.live import LiveTable
+from ziggurat.server.service import BOT_LEVELS, DEFAULT_LEVEL, WEB_BOTS
 
 MODEL = PlackettLuce()
 
@@ -96,12 +97,17 @@ class Ratings:
         subjects = [subject_of(table, s) for s in range(n)]
         outcome = table.state.outcome()
         left = [table.seat_state[s] != "active" for s in range(n)]
-        players = [s for s in range(n) if subjects[s] is not None]
-        if len(players) < 2:
-            return False
         # a player who left is last; the others' ratings do not move then
-        ranks = [n + 1 if left[s] else outcome.ranks[s] for s in players]
-        counted = [left[s] or not any(left) for s in players]
+        rank = [n + 1 if left[s] else outcome.ranks[s] for s in range(n)]
+        by_subject: dict[str, int] = {}  # the seat each subject is rated by: the same bot at two seats counts once
+        for s in range(n):
+            subject = subjects[s]
+            if subject is not None and (subject not in by_subject or rank[s] < rank[by_subject[subject]]):
+                by_subject[subject] = s
+        if len(by_subject) < 2:
+            return False
+        rated = list(by_subject)
+        counted = {subject: left[by_subject[subject]] or not any(left) for subject in rated}
         at = self.now()
         game = table.game.spec.id
         with self.engine.begin() as conn:
@@ -115,34 +121,28 @@ class Ratings:
             known = {
                 r.subject: r
                 for r in conn.execute(
-                    select(ratings).where(
-                        ratings.c.game == game,
-                        ratings.c.players == n,
-                        ratings.c.subject.in_([subjects[s] for s in players]),
-                    )
+                    select(ratings).where(ratings.c.game == game, ratings.c.players == n, ratings.c.subject.in_(rated))
                 )
             }
-            default = MODEL.rating()
-            current = [
-                (known[subjects[s]].mu, known[subjects[s]].sigma)
-                if subjects[s] in known
-                else (default.mu, default.sigma)
-                for s in players
-            ]
-            after = new_ratings(current, ranks, counted)
-            for i, s in enumerate(players):
+            current = {subject: _current(known.get(subject)) for subject in rated}
+            after = dict(
+                zip(
+                    rated,
+                    new_ratings(
+                        [current[x] for x in rated],
+                        [rank[by_subject[x]] for x in rated],
+                        [counted[x] for x in rated],
+                    ),
+                    strict=True,
+                )
+            )
+            for subject in rated:
+                if counted[subject]:
+                    _store(conn, subject, game, n, known.get(subject), after[subject], at)
+            for s in range(n):
                 subject = subjects[s]
-                old = known.get(subject)
-                values = {"mu": after[i][0], "sigma": after[i][1], "updated_at": at}
-                if counted[i]:
-                    if old is None:
-                        conn.execute(ratings.insert().values(subject=subject, game=game, players=n, games=1, **values))
-                    else:
-                        conn.execute(
-                            update(ratings)
-                            .where(ratings.c.subject == subject, ratings.c.game == game, ratings.c.players == n)
-                            .values(games=old.games + 1, **values)
-                        )
+                if subject is None:
+                    continue
                 conn.execute(
                     results.insert().values(
                         table_id=table.id,
@@ -153,9 +153,9 @@ class Ratings:
                         rank=outcome.ranks[s],
                         score=float(outcome.scores[s]),
                         left=left[s],
-                        counted=counted[i],
-                        mu_before=current[i][0],
-                        mu_after=after[i][0],
+                        counted=counted[subject] and by_subject[subject] == s,
+                        mu_before=current[subject][0],
+                        mu_after=after[subject][0],
                         at=at,
                     )
                 )
@@ -177,6 +177,15 @@ class Ratings:
         with self.engine.connect() as conn:
             rows = conn.execute(select(ratings).where(ratings.c.subject == subject).order_by(ratings.c.game))
             return [Rating(r.subject, r.game, r.players, r.mu, r.sigma, r.games) for r in rows]
+
+    def names(self, subjects: Sequence[str]) -> dict[str, str]:
+        """How pages name these subjects (players' names read in one query)."""
+        ids = {int(s[5:]) for s in subjects if s.startswith("user:") and s[5:].isdigit()}
+        users_by_id: dict[int, str] = {}
+        if ids:
+            with self.engine.connect() as conn:
+                users_by_id = dict(conn.execute(select(users.c.id, users.c.name).where(users.c.id.in_(ids))).all())
+        return {s: subject_name(s, users_by_id) for s in subjects}
 
     def history(self, subject: str, limit: int = 50) -> list[dict[str, Any]]:
         """A subject's latest results, newest first."""
@@ -201,20 +210,8 @@ class Ratings:
             }
             current = [_current(known.get(s)) for s in subjects]
             after = new_ratings(current, ranks, [True] * n)
-            for subject, (mu, sigma) in zip(subjects, after, strict=True):
-                old = known.get(subject)
-                if old is None:
-                    conn.execute(
-                        ratings.insert().values(
-                            subject=subject, game=game, players=n, mu=mu, sigma=sigma, games=1, updated_at=at
-                        )
-                    )
-                else:
-                    conn.execute(
-                        update(ratings)
-                        .where(ratings.c.subject == subject, ratings.c.game == game, ratings.c.players == n)
-                        .values(mu=mu, sigma=sigma, games=old.games + 1, updated_at=at)
-                    )
+            for subject, rating in zip(subjects, after, strict=True):
+                _store(conn, subject, game, n, known.get(subject), rating, at)
 
 
 def calibrate(
@@ -222,29 +219,74 @@ def calibrate(
 ) -> dict[str, Rating]:
     """Play ``games`` games between the named bots (seats drawn at random) and rate them.
 
-    ``bots`` are names as in the lobby: ``random``, ``greedy``, ``ismcts:2``.
+    ``bots`` are names as in the lobby: ``random``, ``greedy``, ``ismcts:2``
+    (``ismcts`` alone is level 3, as at a table).
     """
+    parsed = [parse_bot(name) for name in bots]
     rng = random.Random(seed)
     for g in range(games):
-        seats = [rng.choice(list(bots)) for _ in range(players)]
-        if len(set(seats)) == 1:
-            seats[rng.randrange(players)] = rng.choice([b for b in bots if b != seats[0]] or list(bots))
+        seats = [rng.randrange(len(parsed)) for _ in range(players)]
+        if len(set(seats)) == 1 and len(parsed) > 1:
+            seats[rng.randrange(players)] = rng.choice([b for b in range(len(parsed)) if b != seats[0]])
         match = Match(make_game(game, players), seed=derive_seed(seed, "calibrate", g))
         made = []
-        for p, name in enumerate(seats):
-            bot, _, level = name.partition(":")
-            params = {"level": int(level)} if level else {}
+        for p, b in enumerate(seats):
+            bot, params = parsed[b]
             made.append(make_bot(bot, match.game, p, derive_seed(seed, "bot", g, p), **bot_params(bot, params)))
         match.run_bots(made)
-        subjects = [bot_subject(*_split(name)) for name in seats]
-        if len(set(subjects)) < len(subjects):  # the same bot twice: rate each distinct bot by its best seat
-            best: dict[str, int] = {}
-            for s, r in zip(subjects, match.state.outcome().ranks, strict=True):
-                best[s] = min(best.get(s, r), r)
+        subjects = [bot_subject(*parsed[b]) for b in seats]
+        best: dict[str, int] = {}  # the same bot at two seats is rated once, by its best seat
+        for subject, rank in zip(subjects, match.state.outcome().ranks, strict=True):
+            best[subject] = min(best.get(subject, rank), rank)
+        if len(best) > 1:
             store.record_game(game, list(best), list(best.values()))
-        else:
-            store.record_game(game, subjects, list(match.state.outcome().ranks))
     return {r.subject: r for r in store.leaderboard(game, players)}
+
+
+def parse_bot(name: str) -> tuple[str, dict[str, Any]]:
+    """A bot named as in the lobby (``greedy``, ``ismcts:2``) as (bot, params); a clear error otherwise.
+
+    >>> parse_bot("ismcts:2"), parse_bot("ismcts"), parse_bot("random")
+    (('ismcts', {'level': 2}), ('ismcts', {'level': 3}), ('random', {}))
+    """
+    bot, colon, level = name.strip().partition(":")
+    if bot not in WEB_BOTS:
+        raise ZigguratError(f"the bots are {', '.join(WEB_BOTS)} (ismcts:1 to ismcts:{len(BOT_LEVELS)}), not {name!r}")
+    if bot != "ismcts":
+        if colon:
+            raise ZigguratError(f"only ismcts has levels, not {name!r}")
+        return bot, {}
+    if not colon:
+        return bot, {"level": DEFAULT_LEVEL}
+    if not (level.isascii() and level.isdigit()) or int(level) not in BOT_LEVELS:
+        raise ZigguratError(f"an ismcts level is 1 to {len(BOT_LEVELS)}, not {level!r}")
+    return bot, {"level": int(level)}
+
+
+def subject_name(subject: str, users: dict[int, str] | None = None) -> str:
+    """How a page names a rated subject: a player's name, or ``greedy bot``, ``ismcts bot, level 3``.
+
+    >>> subject_name("bot:ismcts:3"), subject_name("user:4", {4: "Ana"}), subject_name("user:5", {})
+    ('ismcts bot, level 3', 'Ana', '(gone)')
+    """
+    kind, _, rest = subject.partition(":")
+    if kind == "user":
+        return (users or {}).get(int(rest), "(gone)") if rest.isdigit() else "(gone)"
+    bot, _, level = rest.partition(":")
+    return f"{bot} bot" + (f", level {level}" if level else "")
+
+
+def _store(conn: Any, subject: str, game: str, players: int, old: Any, rating: tuple[float, float], at: Any) -> None:
+    """Write a subject's new rating (one more game counted)."""
+    values = {"mu": rating[0], "sigma": rating[1], "updated_at": at}
+    if old is None:
+        conn.execute(ratings.insert().values(subject=subject, game=game, players=players, games=1, **values))
+    else:
+        conn.execute(
+            update(ratings)
+            .where(ratings.c.subject == subject, ratings.c.game == game, ratings.c.players == players)
+            .values(games=old.games + 1, **values)
+        )
 
 
 def _current(row: Any) -> tuple[float, float]:
@@ -253,11 +295,6 @@ def _current(row: Any) -> tuple[float, float]:
         start = MODEL.rating()
         return start.mu, start.sigma
     return row.mu, row.sigma
-
-
-def _split(name: str) -> tuple[str, dict[str, Any]]:
-    bot, _, level = name.partition(":")
-    return bot, ({"level": int(level)} if level else {})
 
 
 def when(value: dt.datetime | None) -> str:

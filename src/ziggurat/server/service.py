@@ -36,6 +36,7 @@ BOT_LEVELS: dict[int, dict[str, Any]] = {
     4: {"seconds": 2.0},
     5: {"seconds": 5.0},
 }
+DEFAULT_LEVEL = 3  # an ismcts seat with no level chosen
 WEB_BOTS = ("random", "greedy", "ismcts")
 MAX_TABLE_PLAYERS = 8
 
@@ -339,7 +340,7 @@ class TableService:
         get_bot(s.bot)
         params: dict[str, Any] = {}
         if s.bot == "ismcts":
-            level = 3 if s.level is None else s.level
+            level = DEFAULT_LEVEL if s.level is None else s.level
             if isinstance(level, bool) or not isinstance(level, int) or level not in BOT_LEVELS:
                 raise ServiceError("bad_request", f"seat {i + 1}: an ismcts level is 1 to {len(BOT_LEVELS)}")
             params["level"] = level
