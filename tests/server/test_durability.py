@@ -115,3 +115,46 @@ def test_a_pending_bot_move_is_made_exactly_once_after_a_restart(
     time.sleep(0.5)
     again = httpx.get(f"{server.url}/api/tables/{table}/frame").json()
     assert again["log"] == f["log"]
+
+
+def test_a_clock_that_ran_out_while_the_servers_were_down_fires_once(
+    durable_url: str, live_server: type[LiveServer]
+) -> None:
+    """Deadlines live in the database: after a restart the timeout fires, once, by one process of several."""
+    from sqlalchemy import select
+
+    from ziggurat.server.db import jobs, make_engine
+
+    several = durable_url.startswith("postgresql")  # SQLite is one process's database
+    servers = [live_server(durable_url) for _ in range(2 if several else 1)]
+    body = {"game": "kuhnah", "seats": ["me", "human"], "name": "Ana", "pace": "realtime", "clock": 10, "seed": 3}
+    created = httpx.post(servers[0].url + "/api/tables", json=body).json()
+    table = created["id"]
+    claimed = httpx.post(
+        servers[-1].url + "/api/seats/claim", json={"token": created["invites"][0]["token"], "name": "Bea"}
+    )
+    assert claimed.status_code == 200  # the game starts: Ana's 10 s are running
+    for s in servers:
+        s.kill()
+    time.sleep(10.5)  # her time runs out while no server is up
+    for s in servers:
+        s.start()
+    deadline = time.monotonic() + 20
+    while httpx.get(f"{servers[0].url}/api/tables/{table}/frame").json()["seats"][0].get("state") != "timeout":
+        assert time.monotonic() < deadline, "the clock did not run out after the restart"
+        time.sleep(0.1)
+    time.sleep(1.5)  # every process has polled its jobs again by now
+    for s in servers:
+        log = httpx.get(f"{s.url}/api/tables/{table}/frame").json()["log"]
+        assert [e["kind"] for e in log].count("timeout") == 1
+    engine = make_engine(durable_url)
+    try:
+        with engine.connect() as conn:
+            done = conn.execute(select(jobs).where(jobs.c.table_id == table, jobs.c.kind == "timeout")).all()
+    finally:
+        engine.dispose()
+    assert len(done) == 1 and done[0].done_at is not None and done[0].key.startswith("timeout:0:")
+    servers[0].restart()  # and a later restart does not fire it again
+    time.sleep(1.5)
+    log = httpx.get(f"{servers[0].url}/api/tables/{table}/frame").json()["log"]
+    assert [e["kind"] for e in log].count("timeout") == 1
