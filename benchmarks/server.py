@@ -1,15 +1,22 @@
 """Load test of the web app: many tables played at once over real WebSockets on loopback.
 
-Starts ``ziggurat serve`` (one process, bots off) on SQLite and/or a throwaway
-PostgreSQL, creates ``--tables`` tables whose every seat is an automatic player
-on its own WebSocket (a random legal move as soon as it is its turn, sent with
-its event number), plus one spectator socket per table, and plays for
-``--seconds`` (a finished table is replaced by a new one). Prints moves per
-second and the move latency measured by the server from receiving a move to
-having sent its frame to every connection of the table (p50/p99), and the
-round trip seen by the client (send -> ack).
+Starts ``ziggurat serve`` (bots off) on SQLite and/or a throwaway PostgreSQL,
+creates ``--tables`` tables whose every seat is an automatic player on its own
+WebSocket (a random legal move as soon as it is its turn, sent with its event
+number), plus one spectator socket per table, and plays for ``--seconds`` (a
+finished table is replaced by a new one). Prints moves per second and three
+latencies: the server's own (from receiving a move to having sent its frame to
+every connection of the table it holds, p50/p99), the mover's round trip (send
+-> acknowledgement) and "everyone" (send -> the last connection of the table,
+players and spectator, has the move).
+
+With ``--processes 2`` (PostgreSQL only) two server processes share the
+database, and the sockets of each table are spread over both, so that most
+moves reach some of their audience through the other process (LISTEN/NOTIFY,
+then the move log): "everyone" then includes that hop.
 
     python benchmarks/server.py --tables 200 --seconds 20 --db sqlite postgresql
+    python benchmarks/server.py --db postgresql --processes 1 2
 
 Figures, not a test: timing never fails anything.
 """
@@ -20,7 +27,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,9 +44,11 @@ from tests.server.pg import TempPostgres, free_port
 class Player:
     """One seat's socket: plays a random legal move whenever the frame says it is its turn."""
 
-    def __init__(self, bench: Bench, table: str, token: str | None, rng: random.Random):
+    def __init__(self, bench: Bench, table: Tracker, port: int, token: str | None, rng: random.Random):
         self.bench = bench
-        self.table = table
+        self.tracker = table
+        self.table = table.id
+        self.port = port
         self.token = token
         self.rng = rng
         self.ws: websockets.ClientConnection | None = None
@@ -59,7 +67,7 @@ class Player:
             print(f"player of table {self.table}: {exc!r}", file=sys.stderr)
 
     async def _run(self) -> None:
-        url = f"ws://127.0.0.1:{self.bench.port}/api/tables/{self.table}/ws"
+        url = f"ws://127.0.0.1:{self.port}/api/tables/{self.table}/ws"
         async with websockets.connect(url, max_size=2**24) as ws:
             self.ws = ws
             hello = {"type": "hello", "since": 0, "format": "data"}
@@ -70,6 +78,8 @@ class Player:
                 msg = json.loads(text)
                 kind = msg["type"]
                 if kind == "frame":
+                    if any(e["kind"] == "move" for e in msg["log"]):
+                        self.tracker.seen(self)
                     started = self.sent_at.pop(msg.get("ack"), None)
                     if started is not None:
                         self.bench.acked(time.perf_counter() - started)
@@ -84,6 +94,7 @@ class Player:
                         self.counter += 1
                         mid = f"{self.counter}"
                         self.sent_at[mid] = time.perf_counter()
+                        self.tracker.sent(self.sent_at[mid])
                         await ws.send(json.dumps({"type": "act", "action": action, "n": msg["n"], "id": mid}))
                 elif kind == "ack":
                     started = self.sent_at.pop(msg["id"], None)
@@ -96,11 +107,34 @@ class Player:
                     return
 
 
+class Tracker:
+    """One table's connections: when a move was sent, and who has not seen it yet ("everyone" latency)."""
+
+    def __init__(self, bench: Bench, table_id: str):
+        self.bench = bench
+        self.id = table_id
+        self.players: list[Player] = []
+        self.started: float | None = None
+        self.waiting: set[int] = set()
+
+    def sent(self, at: float) -> None:
+        self.started = at
+        self.waiting = {id(p) for p in self.players}
+
+    def seen(self, player: Player) -> None:
+        if self.started is None:
+            return
+        self.waiting.discard(id(player))
+        if not self.waiting:
+            self.bench.everyone.append(time.perf_counter() - self.started)
+            self.started = None
+
+
 class Bench:
     """The load generator: keeps ``tables`` tables busy for ``seconds``."""
 
-    def __init__(self, port: int, game: str, players: int, tables: int, seconds: float, seed: int, think: float):
-        self.port = port
+    def __init__(self, ports: list[int], game: str, players: int, tables: int, seconds: float, seed: int, think: float):
+        self.ports = ports
         self.think = think
         self.game = game
         self.players = players
@@ -110,9 +144,11 @@ class Bench:
         self.moves = 0
         self.errors = 0
         self.rtts: list[float] = []
+        self.everyone: list[float] = []
+        self.created = 0
         self.stopping = False
         self.tasks: set[asyncio.Task[None]] = set()
-        self.client = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60)
+        self.clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=60) for p in ports]
         self.games_done = 0
 
     def acked(self, rtt: float) -> None:
@@ -129,45 +165,65 @@ class Bench:
         task.add_done_callback(self.tasks.discard)  # type: ignore[arg-type]
 
     async def new_table(self) -> None:
+        # table k is created on process k, and its connections go to processes k, k+1, ... in turn
+        k = self.created
+        self.created += 1
+        n = len(self.ports)
+        client = self.clients[k % n]
         seats = ["me"] + ["human"] * (self.players - 1)
-        r = await self.client.post("/api/tables", json={"game": self.game, "seats": seats, "name": "bench"})
+        r = await client.post("/api/tables", json={"game": self.game, "seats": seats, "name": "bench"})
         created = r.json()
         tokens = [created["token"]] + [i["token"] for i in created["invites"]]
         for inv in created["invites"]:
-            await self.client.post("/api/seats/claim", json={"token": inv["token"], "name": f"p{inv['seat']}"})
-        players = [Player(self, created["id"], t, random.Random(self.rng.random())) for t in tokens]
-        players.append(Player(self, created["id"], None, self.rng))
-        for p in players:
+            await client.post("/api/seats/claim", json={"token": inv["token"], "name": f"p{inv['seat']}"})
+        tracker = Tracker(self, created["id"])
+        for i, token in enumerate([*tokens, None]):
+            rng = random.Random(self.rng.random()) if token else self.rng
+            tracker.players.append(Player(self, tracker, self.ports[(k + i) % n], token, rng))
+        for p in tracker.players:
             self._spawn(asyncio.ensure_future(p.run()))
 
     async def run(self) -> dict[str, float]:
         await asyncio.gather(*(self.new_table() for _ in range(self.tables)))
         await asyncio.sleep(1.0)  # warm up, then measure
-        await self.client.post("/api/metrics/reset")
+        for client in self.clients:
+            await client.post("/api/metrics/reset")
         start_moves, start = self.moves, time.perf_counter()
         self.rtts.clear()
+        self.everyone.clear()
         await asyncio.sleep(self.seconds)
         elapsed = time.perf_counter() - start
         moves = self.moves - start_moves
-        metrics = (await self.client.get("/api/metrics")).json()
+        metrics = [(await c.get("/api/metrics")).json() for c in self.clients]
         self.stopping = True
         await asyncio.sleep(0.5)
         for t in list(self.tasks):
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        await self.client.aclose()
+        for client in self.clients:
+            await client.aclose()
         rtts = sorted(self.rtts)
+        everyone = sorted(self.everyone)
         return {
             "moves_per_s": moves / elapsed,
-            "server_p50_ms": metrics["latency_ms"]["p50"],
-            "server_p99_ms": metrics["latency_ms"]["p99"],
-            "rtt_p50_ms": 1000 * statistics.median(rtts) if rtts else float("nan"),
-            "rtt_p99_ms": 1000 * rtts[int(0.99 * (len(rtts) - 1))] if rtts else float("nan"),
+            "server_p50_ms": max(m["latency_ms"]["p50"] for m in metrics),
+            "server_p99_ms": max(m["latency_ms"]["p99"] for m in metrics),
+            "rtt_p50_ms": percentile(rtts, 0.5),
+            "rtt_p99_ms": percentile(rtts, 0.99),
+            "all_p50_ms": percentile(everyone, 0.5),
+            "all_p99_ms": percentile(everyone, 0.99),
             "errors": self.errors,
             "games": self.games_done,
-            "commits": metrics["log_commits"],
-            "groups": metrics["log_groups"],
+            "commits": sum(m["log_commits"] for m in metrics),
+            "groups": sum(m["log_groups"] for m in metrics),
         }
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted seconds, in milliseconds (nan when empty)."""
+    if not sorted_values:
+        return float("nan")
+    return 1000 * sorted_values[int(q * (len(sorted_values) - 1))]
 
 
 def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
@@ -191,6 +247,9 @@ def main() -> None:
     parser.add_argument("--game", default="kuhnah")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--db", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"])
+    parser.add_argument(
+        "--processes", type=int, nargs="+", default=[1], help="server processes (above 1: PostgreSQL only)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--think",
@@ -208,10 +267,11 @@ def main() -> None:
         pass
     print(f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator)")
     print(
-        f"{'database':<11} {'think':>5} {'moves/s':>8} {'server p50':>10} {'p99 (ms)':>9} {'rtt p50':>8}"
-        f" {'p99 (ms)':>9} games"
+        f"{'database':<11} {'procs':>5} {'think':>5} {'moves/s':>8} {'server p50':>10} {'p99 (ms)':>9}"
+        f" {'rtt p50':>8} {'p99 (ms)':>9} {'all p50':>8} {'p99 (ms)':>9} games"
     )
-    for kind, think in [(k, t) for k in args.db for t in args.think]:
+    runs = [(k, n, t) for k in args.db for n in args.processes for t in args.think if n == 1 or k == "postgresql"]
+    for kind, processes, think in runs:
         pg = None
         folder = tempfile.mkdtemp(prefix="ziggurat-bench-")
         if kind == "sqlite":
@@ -219,19 +279,21 @@ def main() -> None:
         else:
             pg = TempPostgres().start()
             url = pg.create_database("bench")
-        port = free_port()
-        proc = start_server(url, port)
+        ports = [free_port() for _ in range(processes)]
+        procs = [start_server(url, port) for port in ports]
         try:
-            bench = Bench(port, args.game, args.players, args.tables, args.seconds, args.seed, think)
+            bench = Bench(ports, args.game, args.players, args.tables, args.seconds, args.seed, think)
             r = asyncio.run(bench.run())
         finally:
-            proc.kill()
-            proc.wait()
+            for proc in procs:
+                proc.kill()
+                proc.wait()
             if pg is not None:
                 pg.stop()
         print(
-            f"{kind:<11} {think:>5} {r['moves_per_s']:>8.0f} {r['server_p50_ms']:>10.2f} {r['server_p99_ms']:>9.2f}"
-            f" {r['rtt_p50_ms']:>8.2f} {r['rtt_p99_ms']:>9.2f} {r['games']:>5}"
+            f"{kind:<11} {processes:>5} {think:>5} {r['moves_per_s']:>8.0f} {r['server_p50_ms']:>10.2f}"
+            f" {r['server_p99_ms']:>9.2f} {r['rtt_p50_ms']:>8.2f} {r['rtt_p99_ms']:>9.2f}"
+            f" {r['all_p50_ms']:>8.2f} {r['all_p99_ms']:>9.2f} {r['games']:>5}"
             f"   (errors {r['errors']}, {r['groups']} moves in {r['commits']} commits)"
         )
 
