@@ -63,6 +63,8 @@ def test_whole_game_by_clicks_against_a_bot(browser: Any, web: ThreadedServer, s
     moves = 0
     middle_taken = False
     while table.wait_turn_or_end() != "over":
+        if moves == 0:  # the tab says it is your turn (for a player looking at another tab)
+            assert page.title().startswith("\u25b6 Your turn"), page.title()
         table.play_one(rng)
         moves += 1
         if not middle_taken and moves >= 8:
@@ -76,6 +78,7 @@ def test_whole_game_by_clicks_against_a_bot(browser: Any, web: ThreadedServer, s
             middle_taken = True
         assert moves < 3000
     screenshot(page, shots, f"{game}-1280-end")
+    assert "Your turn" not in page.title()
     banner = page.locator("[data-testid=banner]").inner_text()
     assert "Game over" in banner
     assert moves >= 3

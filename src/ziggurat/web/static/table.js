@@ -25,6 +25,7 @@ let socket = null;
 let retry = 0;
 let pending = null; // the move on its way: {type, id, ...}
 let online = [];
+const pageTitle = document.title;
 
 const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions });
 
@@ -118,6 +119,8 @@ function applyFrame(f, drawn = false) {
   root.dataset.n = String(n);
   root.dataset.phase = f.status.phase;
   root.dataset.myTurn = String(seat !== null && f.status.to_move.includes(seat));
+  // the tab says when you are asked to decide, so a player in another tab or window sees it
+  document.title = f.actions.length ? `\u25b6 Your turn \u00b7 ${pageTitle}` : pageTitle;
   if (f.status.clock) clockOffset = f.status.clock.now - Date.now();
   const leave = document.getElementById("zg-leave");
   if (leave) leave.hidden = f.status.phase !== "playing" || Boolean(seat !== null && f.seats[seat].state);
