@@ -220,6 +220,17 @@ class State(ABC):
         """Hook: a copy with what ``player`` can't see redrawn (no hidden information: a copy)."""
         return self.clone()
 
+    def reveals_hidden(self, action: int, player: int) -> bool | None:
+        """Hook: could ``player`` making the legal ``action`` here show them something hidden, chance aside?
+
+        (Lucent: the next player goes out or plays, which tells something of their
+        hand.) ``True``: it may; ``False``: it cannot; ``None`` (the default): the
+        game does not say, and whoever asks (the server's undo rule) tests it by
+        redrawing what ``player`` cannot see. An answer must depend only on what
+        ``player`` sees, and ``True`` is always safe.
+        """
+        return None
+
     # ------------------------------------------------------------ the contract
     @property
     def num_players(self) -> int:

@@ -111,8 +111,7 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
     if audience is not None:
         if audience in to_move:
             actions = [{"id": a, "text": t} for a, t in state.legal_action_texts(audience)]
-        human = table.seats[audience].kind == "human"
-        undo = human and table.status == "playing" and table.undo_problem(audience, thorough=False) is None
+        undo = table.undo_problem(audience, thorough=False) is None
     timing = clocks(table)
     return {
         "type": "frame",

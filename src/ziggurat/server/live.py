@@ -28,7 +28,7 @@ from ziggurat.core.outcome import scores_line
 from ziggurat.core.seeds import derived_rng
 from ziggurat.server.store import Row, SeatRecord, TableRecord
 
-UNDO_SAMPLES = 4  # redrawn hidden states tried when checking that a move revealed nothing
+UNDO_SAMPLES = 48  # redrawn hidden states tried when checking that a move revealed nothing
 REPLACEMENT_BOT = "greedy"  # who plays a seat whose player left or ran out of time
 SEAT_EVENTS = ("timeout", "leave", "replace")
 
@@ -78,6 +78,8 @@ class LiveTable:
         self.clock_ms = [1000 * (record.clock_initial or 0)] * n  # realtime: what is left, as of turn_started
         self.turn_started: dict[int, dt.datetime] = {}  # when each seat to move began its decision
         self.turn_seq: dict[int, int] = {}  # the seq at which it began (names a turn: jobs are keyed by it)
+        # each seat's last ended turn: (began, seq, clock before), put back if the decision that ended it is taken back
+        self._ended_turns: dict[int, tuple[dt.datetime, int, int]] = {}
         self.started_at: dt.datetime | None = None
         self.now: Any = lambda: dt.datetime.now(dt.UTC)  # the service gives every table its own clock
         for seat in sorted((s for s in self.seats if s.claimed_at is not None), key=lambda s: (s.claimed_at, s.seat)):
@@ -120,7 +122,7 @@ class LiveTable:
             self.journal.add(Entry("start"))
             times = [self.record.created_at] + [s.claimed_at for s in self.seats if s.claimed_at is not None]
             self.started_at = max(t for t in times if t is not None)
-            self._turns((), self.started_at)
+            self._turns(self.started_at)
 
     def seat_joined(self, seat: int, name: str, claimed: SeatRecord) -> None:
         """A human sat down (the seat row is already stored)."""
@@ -141,7 +143,6 @@ class LiveTable:
         if row.seq != self.seq + 1:
             raise TableBroken(f"table {self.id}: log row {row.seq} follows {self.seq}")
         state = self.state
-        before_to_move = self.to_move()
         if row.kind in SEAT_EVENTS:
             self._seat_event(row)
         elif row.kind == "undo":
@@ -159,7 +160,6 @@ class LiveTable:
             simultaneous = state.current_player() == SIMULTANEOUS
             waiting = state.players_to_move()
             text = state.action_to_text(row.action_id, row.seat)
-            self._spend_clock(row)
             before = state.clone() if self.game.spec.has_hidden_information else None
             state.apply_action(row.action_id, row.seat)
             self._before = before
@@ -167,7 +167,7 @@ class LiveTable:
             self.played.append(Played(row, text, simultaneous, waiting))
         self.rows.append(row)
         self.version += 1
-        self._turns(before_to_move, row.at, mover=row.seat, seq=row.seq)
+        self._turns(row.at, row.seq, taken_back=row.seat if row.kind == "undo" else None)
         if row.client_msg_id is not None:
             self.msg_ids[(row.seat, row.client_msg_id)] = row.seq
         if self.state.is_terminal() and row.kind == "action" and not self._ended():
@@ -209,24 +209,24 @@ class LiveTable:
 
         BGA's rule: only your own last decision, only while no other player has
         acted since, and nothing hidden was revealed and no chance happened since.
+        In a simultaneous round the others' choices are their own business: a
+        choice may be taken back until the round is over, whatever the others
+        did meanwhile (so the answer tells nothing about them). Only the person
+        at the seat may take back, never for the bot that plays it now.
         ``thorough=False`` skips the costly check that the decision revealed
         nothing to its player (the frames use it to offer the button; the request
         itself is always checked in full).
         """
         if self.status != "playing":
             return "the game is not running"
-        if not self.played:
-            return "there is nothing to take back"
-        last = self.played[-1]
-        if last.row.seat == CHANCE:
-            return "chance has happened since (a card, a tile or a die was revealed)"
-        if last.row.seat != seat:
+        if self.seats[seat].kind != "human" or self.controller(seat) != "human" or self.seat_state[seat] != "active":
+            return "a bot plays this seat now"
+        found = self._last_own(seat)
+        if isinstance(found, str):
+            return found
+        last = self.played[found]
+        if not last.simultaneous and found != len(self.played) - 1:
             return "another player has acted since"
-        for r in reversed(self.rows):  # the rows after the decision: only its player's own (taken back) ones
-            if r.seq <= last.row.seq:
-                break
-            if r.seat != seat:
-                return "another player has acted since"
         if last.simultaneous:
             now = self.state.players_to_move() if self.state.current_player() == SIMULTANEOUS else None
             if now is None or not set(now) <= set(last.waiting):
@@ -236,14 +236,29 @@ class LiveTable:
             return "that move showed you something that was hidden before"
         return None
 
+    def _last_own(self, seat: int) -> int | str:
+        """The index in ``played`` of ``seat``'s decision to take back, or why there is none.
+
+        After it may come only other seats' choices of the same simultaneous round.
+        """
+        for i in range(len(self.played) - 1, -1, -1):
+            p = self.played[i]
+            if p.row.seat == seat:
+                return i
+            if p.row.seat == CHANCE:
+                return "chance has happened since (a card, a tile or a die was revealed)"
+            if not p.simultaneous:
+                return "another player has acted since"
+        return "there is nothing to take back"
+
     def _revealed(self, last: Played) -> bool:
         """Did ``last`` show its player something they could not see before?
 
-        What the player could not see is redrawn (``resample``) in the state
+        The game may know exactly (``State.reveals_hidden``: Lucent does). Else
+        what the player could not see is redrawn (``resample``) in the state
         before the move, the move is made there too, and their view compared: if
         what they see after the move depends on what was hidden before, taking it
-        back would let them choose again knowing more (Lucent: the next player
-        went out, so their hand held nothing playable).
+        back would let them choose again knowing more.
         """
         if not self.game.spec.has_hidden_information:
             return False
@@ -251,6 +266,10 @@ class LiveTable:
         if key not in self._undo_cache:
             seat, action = last.row.seat, last.row.action_id
             before = self._before if self._before is not None else self._replay(self.played[:-1])
+            said = before.reveals_hidden(action, seat)  # type: ignore[arg-type]
+            if said is not None:  # the game knows exactly
+                self._undo_cache[key] = said
+                return said
             seen = self.state.view(seat)
             rng = derived_rng(self.seed, "undo-check", last.row.seq)
             revealed = False
@@ -295,28 +314,33 @@ class LiveTable:
             self.seat_state[seat] = "replaced"
             self.journal.add(Entry("replaced", seat, REPLACEMENT_BOT))
 
-    def _spend_clock(self, row: Row) -> None:
-        """Realtime: the deciding seat's clock pays the time it took, and gains the increment."""
-        if self.pace != "realtime" or row.at is None or row.seat not in self.turn_started:
-            return
-        used = (row.at - self.turn_started[row.seat]).total_seconds() * 1000
-        bonus = 1000 * (self.record.clock_increment or 0)
-        self.clock_ms[row.seat] = int(self.clock_ms[row.seat] - used + bonus)
+    def _turns(self, at: dt.datetime | None, seq: int | None = None, taken_back: int | None = None) -> None:
+        """Begin and end turns: a seat's turn (its clock, its deadline) runs from when it is asked to decide
+        until it is not any more; its own decisions in between (a trail segment by segment, a card then its
+        place) do not start a new one. So the clocks change only with what everyone sees (a turn passing on,
+        a seat becoming ready), never with another seat's private choices.
 
-    def _turns(
-        self, before: tuple[int, ...], at: dt.datetime | None, mover: int | None = None, seq: int | None = None
-    ) -> None:
-        """Start the turn (the clock, the deadline) of each seat now to move that was not, or just decided."""
+        Realtime: a turn that ends pays the time it took from the seat's clock and earns the increment. A
+        turn ended by a decision that is then taken back goes on as it was (same start, same clock).
+        """
         if at is None or not self.started:
             return
-        for seat in self.to_move():
-            if seat not in before or seat == mover:
+        to_move = self.to_move()
+        for seat in [s for s in self.turn_started if s not in to_move]:
+            began = self.turn_started.pop(seat)
+            self._ended_turns[seat] = (began, self.turn_seq.pop(seat), self.clock_ms[seat])
+            if self.pace == "realtime":
+                used = int((at - began).total_seconds() * 1000)
+                self.clock_ms[seat] += 1000 * (self.record.clock_increment or 0) - used
+        for seat in to_move:
+            if seat in self.turn_started:
+                continue
+            ended = self._ended_turns.pop(seat, None) if seat == taken_back else None
+            if ended is not None:
+                self.turn_started[seat], self.turn_seq[seat], self.clock_ms[seat] = ended
+            else:
                 self.turn_started[seat] = at
                 self.turn_seq[seat] = self.seq if seq is None else seq
-        for seat in list(self.turn_started):
-            if seat not in self.to_move():
-                del self.turn_started[seat]
-                self.turn_seq.pop(seat, None)
 
     def clock_left_ms(self, seat: int, now: dt.datetime) -> int:
         """Realtime: the time ``seat`` has left at ``now`` (its clock runs while it is to move)."""
@@ -338,17 +362,20 @@ class LiveTable:
         return None
 
     def _take_back(self, seat: int) -> None:
-        if not self.played or self.played[-1].row.seat != seat:
+        found = self._last_own(seat)
+        if isinstance(found, str):
             raise TableBroken(f"table {self.id}: an undo by seat {seat + 1} that has nothing of theirs to take back")
-        last = self.played[-1]
+        last = self.played[found]
         choosing_again = (
             last.simultaneous
             and self.state.current_player() == SIMULTANEOUS
             and seat not in self.state.players_to_move()
         )
-        self.state = self._before if self._before is not None else self._replay(self.played[:-1])
+        newest = found == len(self.played) - 1
+        del self.played[found]
+        # the others' choices made since in the same round do not depend on it: replay them without it
+        self.state = self._before if newest and self._before is not None else self._replay(self.played)
         self._before = None
-        self.played.pop()
         self.journal.undo(seat, last.text, last.simultaneous, choosing_again)
 
     def _replay(self, played: Sequence[Played]) -> State:

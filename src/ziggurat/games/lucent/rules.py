@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
@@ -338,6 +338,42 @@ class LucentState(State):
         for _, m in self.open_slots():
             mask |= m
         return mask
+
+    def reveals_hidden(self, action: int, player: int) -> bool | None:
+        """After a play the next players are checked in turn: whoever holds nothing playable goes out. That
+        tells the mover something of a hand they cannot see, unless every card they cannot see is playable
+        then, or that hand is known anyway (it holds every card the mover cannot see), or the next player
+        still holds their Geomancer, or nobody else has cards. ``True`` otherwise: safe, if sometimes more
+        careful than needed."""
+        if self.phase != PLAY:
+            return None
+        g = self.game
+        after = cast(LucentState, self.clone())
+        after.apply_action(action, player)
+        mask = after.playable_mask()
+        if not mask:
+            return False  # nothing can be played by anyone: the game is over whatever the hands
+        unseen = 0  # kinds of the cards ``player`` cannot see, and how many there are
+        count = len(self.removed) + len(self.deck)
+        for q in range(g.num_players):
+            if q != player:
+                for k in range(g.num_kinds):
+                    if k != g.geo and self.hands[q][k]:
+                        unseen |= 1 << k
+                        count += self.hands[q][k]
+        for c in self.removed + self.deck:
+            unseen |= 1 << g.card_kind[c]
+        n = g.num_players
+        for i in range(1, n):
+            q = (player + i) % n
+            if self.out[q] or not after.sizes[q]:
+                continue
+            if g.geomancers and after.hands[q][g.geo]:
+                return False  # their Geomancer goes anywhere: they play, and that was known
+            if count == after.sizes[q]:
+                return False  # every card ``player`` cannot see is in that hand: it is known (two players)
+            return bool(unseen & ~mask)
+        return False
 
     def _advance(self, start: int) -> None:
         """Give the turn to the next player from ``start`` who can play; the rest go out or are skipped."""
