@@ -173,9 +173,10 @@ class Bench:
         seats = ["me"] + ["human"] * (self.players - 1)
         r = await client.post("/api/tables", json={"game": self.game, "seats": seats, "name": "bench"})
         created = r.json()
-        tokens = [created["token"]] + [i["token"] for i in created["invites"]]
+        tokens = [created["token"]]
         for inv in created["invites"]:
-            await client.post("/api/seats/claim", json={"token": inv["token"], "name": f"p{inv['seat']}"})
+            seated = await client.post("/api/seats/claim", json={"token": inv["token"], "name": f"p{inv['seat']}"})
+            tokens.append(seated.json()["token"])
         tracker = Tracker(self, created["id"])
         for i, token in enumerate([*tokens, None]):
             rng = random.Random(self.rng.random()) if token else self.rng
@@ -227,7 +228,19 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 
 def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "ziggurat", "serve", "--port", str(port), "--db", db_url, "--bot-delay", "0"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ziggurat",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db_url,
+        "--bot-delay",
+        "0",
+        "--metrics",
+    ]
     proc = subprocess.Popen([*cmd, "--log-level", "warning"], stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

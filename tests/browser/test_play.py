@@ -151,8 +151,8 @@ def test_reconnect_after_the_server_restarts(browser: Any, tmp_path: Path, live_
         server.url + "/api/tables", json={"game": "lucent", "seats": ["me", "human"], "name": "Ana", "seed": 3}
     ).json()
     table_id, ana_token = created["id"], created["token"]
-    bea_token = created["invites"][0]["token"]
-    httpx.post(server.url + "/api/seats/claim", json={"token": bea_token, "name": "Bea"})
+    invite = created["invites"][0]["token"]
+    bea_token = httpx.post(server.url + "/api/seats/claim", json={"token": invite, "name": "Bea"}).json()["token"]
     page = new_page(browser)
     page.context.add_cookies([{"name": f"zg_{table_id}", "value": ana_token, "url": server.url}])
     page.goto(f"{server.url}/t/{table_id}")

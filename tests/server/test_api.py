@@ -91,16 +91,28 @@ def test_invites_seat_players_and_the_game_waits_for_them(client: TestClient) ->
     assert "seed" not in info
     r = client.post("/api/seats/claim", json={"token": invite["token"], "name": "  Bea  "})
     assert r.status_code == 200 and r.json()["seat"] == 1
-    assert r.cookies.get(f"zg_{table}") == invite["token"]
+    bea = r.json()["token"]  # the seat's own secret from now on: only Bea has it
+    assert bea != invite["token"] and r.cookies.get(f"zg_{table}") == bea
     client.cookies.clear()
     f = frame(client, table)
     assert f["status"]["phase"] == "playing"
     assert [s.get("name") for s in f["seats"]] == ["Ana", "Bea", None]
     assert [e["kind"] for e in f["log"][:3]] == ["join", "join", "start"]
-    # the link opens the seat again (another device) without renaming it
-    again = client.post("/api/seats/claim", json={"token": invite["token"], "name": "Mallory"})
-    assert again.status_code == 200
+    # the invite link (which its sender knows too) opens nothing any more
+    assert client.post("/api/seats/lookup", json={"token": invite["token"]}).status_code == 404
+    assert client.post("/api/seats/claim", json={"token": invite["token"], "name": "Mallory"}).status_code == 404
+    r = client.get(f"/api/tables/{table}/frame", headers=bearer(invite["token"]))
+    assert r.status_code == 403
+    # Bea's own secret opens her seat again (another device) without renaming it
+    again = client.post("/api/seats/claim", json={"token": bea, "name": "Mallory"})
+    assert again.status_code == 200 and again.json()["token"] == bea
     assert frame(client, table)["seats"][1]["name"] == "Bea"
+    # and she can make a new one for another device: the old one stops working
+    moved = client.post(f"/api/tables/{table}/link", headers=bearer(bea))
+    assert moved.status_code == 200 and moved.json()["url"].endswith("/join#" + moved.json()["token"])
+    assert client.get(f"/api/tables/{table}/frame", headers=bearer(bea)).status_code == 403
+    assert frame(client, table, moved.json()["token"])["seat"] == 1
+    assert client.post(f"/api/tables/{table}/link").status_code == 403  # a spectator has no seat
 
 
 def test_bad_invites(client: TestClient) -> None:
@@ -353,8 +365,8 @@ def test_pages_render(client: TestClient, duel: tuple[str, dict[int, str]]) -> N
     assert client.get(f"/t/{table}/replay").status_code == 200
     assert client.get("/static/table.js").status_code == 200
     client.cookies.set(f"zg_{table}", "forged-secret-value")
-    bad = client.get(f"/t/{table}")
-    assert bad.status_code == 403
+    bad = client.get(f"/t/{table}")  # a cookie that opens no seat (an old one, or forged) makes a spectator
+    assert bad.status_code == 200 and "You are watching" in bad.text
     client.cookies.clear()
 
 

@@ -155,16 +155,17 @@ def play_to_end(client: TestClient, table: str, tokens: dict[int, str], seed: in
 
 def rated_duel(client: TestClient, game: str = "lucent", **extra: Any) -> tuple[str, dict[int, str]]:
     sign_up(client, "Ana")
-    body = {"game": game, "seats": ["me", "human"], "rated": True, "seed": 4, **extra}
+    body = {"game": game, "seats": ["me", "human"], "rated": True, **extra}
     created = client.post("/api/tables", json=body, headers=H).json()
     invite = created["invites"][0]["token"]
     client.cookies.clear()
     guest = client.post("/api/seats/claim", json={"token": invite, "name": "Guest"})
     assert guest.status_code == 403 and "log in" in guest.json()["message"]
     sign_up(client, "Bea")
-    assert client.post("/api/seats/claim", json={"token": invite}, headers=H).status_code == 200
+    seated = client.post("/api/seats/claim", json={"token": invite}, headers=H)
+    assert seated.status_code == 200
     client.cookies.clear()
-    return created["id"], {0: created["token"], 1: invite}
+    return created["id"], {0: created["token"], 1: seated.json()["token"]}
 
 
 def test_a_rated_game_moves_the_ratings_once(client: TestClient) -> None:
@@ -214,8 +215,8 @@ def test_a_realtime_clock_runs_out(clocked: tuple[TestClient, Clock]) -> None:
     body = {"game": "kuhnah", "seats": ["me", "human"], "name": "Ana", "pace": "realtime", "clock": 60, "increment": 5}
     created = client.post("/api/tables", json=body).json()
     client.cookies.clear()
-    table, ana, bea = created["id"], created["token"], created["invites"][0]["token"]
-    client.post("/api/seats/claim", json={"token": bea, "name": "Bea"})
+    table, ana, invite = created["id"], created["token"], created["invites"][0]["token"]
+    bea = client.post("/api/seats/claim", json={"token": invite, "name": "Bea"}).json()["token"]
     client.cookies.clear()
     clock.advance(10)  # Ana thinks for 10 s, then moves: 60 - 10 + 5
     mine = frame(client, table, ana)
@@ -343,7 +344,7 @@ def test_calibrated_bots_get_ratings(client: TestClient) -> None:
 
 def test_the_same_bot_at_two_seats_is_rated_once_by_its_better_seat(client: TestClient) -> None:
     sign_up(client, "Ana")
-    body = {"game": "lucent", "seats": ["me", "greedy", "greedy"], "rated": True, "seed": 8}
+    body = {"game": "lucent", "seats": ["me", "greedy", "greedy"], "rated": True}
     created = client.post("/api/tables", json=body, headers=H).json()
     client.cookies.clear()
     end = play_to_end(client, created["id"], {0: created["token"]})

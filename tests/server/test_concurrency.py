@@ -20,8 +20,8 @@ def new_duel(base: str, game: str = "kuhnah", seed: int = 3) -> tuple[str, dict[
     r = httpx.post(base + "/api/tables", json={"game": game, "seats": ["me", "human"], "name": "A", "seed": seed})
     created = r.json()
     invite = created["invites"][0]
-    httpx.post(base + "/api/seats/claim", json={"token": invite["token"], "name": "B"})
-    return created["id"], {0: created["token"], 1: invite["token"]}
+    seated = httpx.post(base + "/api/seats/claim", json={"token": invite["token"], "name": "B"})
+    return created["id"], {0: created["token"], 1: seated.json()["token"]}
 
 
 def stored_rows(store, table: str) -> list:

@@ -30,8 +30,8 @@ def test_no_acknowledged_move_is_lost(durable_url: str, live_server: type[LiveSe
     ).json()
     table = created["id"]
     invite = created["invites"][0]["token"]
-    httpx.post(server.url + "/api/seats/claim", json={"token": invite, "name": "B"})
-    tokens = {0: created["token"], 1: invite}
+    seated = httpx.post(server.url + "/api/seats/claim", json={"token": invite, "name": "B"})
+    tokens = {0: created["token"], 1: seated.json()["token"]}
     acked: list[str] = []
     stop = threading.Event()
 

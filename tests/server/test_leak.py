@@ -45,7 +45,7 @@ def create(server: ThreadedServer, game: str, players: int, seed: int, position:
     for inv in created["invites"]:
         c = httpx.post(server.url + "/api/seats/claim", json={"token": inv["token"], "name": f"P{inv['seat'] + 1}"})
         assert c.status_code == 200
-        tokens[inv["seat"]] = inv["token"]
+        tokens[inv["seat"]] = c.json()["token"]
     return {"id": created["id"], "tokens": tokens}
 
 

@@ -26,7 +26,7 @@ def seated_table(a: LiveServer, b: LiveServer, game: str = "kuhnah") -> tuple[st
     invite = created["invites"][0]["token"]
     r = httpx.post(b.url + "/api/seats/claim", json={"token": invite, "name": "Bea"})  # seated through the other
     assert r.status_code == 200
-    return created["id"], {0: created["token"], 1: invite}
+    return created["id"], {0: created["token"], 1: r.json()["token"]}
 
 
 class Client:

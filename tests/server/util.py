@@ -40,12 +40,15 @@ def tokens_of(created: dict[str, Any]) -> dict[int, str]:
 
 
 def claim_all(client: Any, created: dict[str, Any]) -> dict[int, str]:
-    """Sit someone at every invited seat; returns every human seat's secret."""
+    """Sit someone at every invited seat; returns every human seat's secret (a seat's own, given when its
+    player sat down: the invite link stops working then)."""
+    out = tokens_of(created)
     for inv in created["invites"]:
         r = client.post("/api/seats/claim", json={"token": inv["token"], "name": f"P{inv['seat'] + 1}"})
         assert r.status_code == 200, r.text
+        out[inv["seat"]] = r.json()["token"]
         client.cookies.clear()
-    return tokens_of(created)
+    return out
 
 
 def frame(client: Any, table: str, token: str | None = None, since: int = 0, fmt: str = "data") -> dict[str, Any]:
@@ -121,6 +124,7 @@ class LiveServer:
             str(self.bot_workers),
             "--log-level",
             "warning",
+            "--metrics",
         ]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(

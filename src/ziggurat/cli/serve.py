@@ -68,6 +68,9 @@ def serve(
     workers: Annotated[
         int, typer.Option(help="server processes sharing the port and a PostgreSQL database (--db postgresql://...)")
     ] = 1,
+    metrics: Annotated[
+        bool, typer.Option(help="serve GET /api/metrics (move latency, counters) and POST /api/metrics/reset")
+    ] = False,
     ws_compression: Annotated[
         bool, typer.Option(help="compress WebSocket frames (less data for phones, more work for the server)")
     ] = False,
@@ -103,6 +106,7 @@ def serve(
         bot_workers=bot_workers,
         smtp=smtp,
         mail_from=mail_from,
+        metrics=metrics,
         public_url=public_url or f"http://{shown_host}:{port}",
     )
     try:  # reach the database (and bring its schema up to date) before listening

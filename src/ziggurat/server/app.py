@@ -86,7 +86,7 @@ class Settings:
     db_url: str = "sqlite:///ziggurat-data/ziggurat.db"
     bot_delay: float = 0.8
     bot_workers: int = 1
-    metrics: bool = True
+    metrics: bool = False  # GET /api/metrics and POST /api/metrics/reset (for load tests; off by default)
     cache_idle: float = 300.0  # seconds before an unused table leaves the memory cache
     smtp: str | None = None  # HOST:PORT of the SMTP server for "your turn" mails (None: no mail)
     mail_from: str = "ziggurat@localhost"
@@ -191,13 +191,29 @@ def set_seat_cookie(response: Response, request: Request, table_id: str, token: 
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (a clear 400 for anything else)."""
+    """The request's JSON object (a clear 400 for anything else).
+
+    A body must say it is JSON (``Content-Type: application/json``): a form of
+    another site can send ``text/plain`` that looks like JSON, but not that.
+    The body is read only up to :data:`MAX_BODY`.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise ServiceError("bad_request", "the request is too large")
+    chunks: list[bytes] = []
+    size = 0
     try:
-        raw = await request.body()
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise ServiceError("bad_request", "the request is too large")
+            chunks.append(chunk)
     except ClientDisconnect:
         raise ServiceError("bad_request", "the request ended before its body") from None
-    if len(raw) > MAX_BODY:
-        raise ServiceError("bad_request", "the request is too large")
+    raw = b"".join(chunks)
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if raw.strip() and kind != "application/json":
+        raise ServiceError("bad_request", "send the body as JSON, with the header Content-Type: application/json")
     try:
         data = json.loads(raw or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -380,17 +396,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await current_user(request)
 
     async def audience(request: Request, table: LiveTable, need_header: bool) -> int | None:
-        """The seat the request proves (Bearer secret, or cookie + X-Ziggurat header), or None."""
+        """The seat the request proves (Bearer secret, or cookie + X-Ziggurat header), or None.
+
+        Without a seat's secret, a logged-in player is at the one seat of the table their account sits at
+        (so they find their seat on any device where they are logged in).
+        """
         token = bearer(request)
-        if token is None:
-            token = request.cookies.get(cookie_name(table.id))
-            if token is not None and need_header and request.headers.get(CSRF_HEADER) is None:
-                raise ServiceError("forbidden", "a move sent with a cookie must carry the X-Ziggurat header")
-        if token is None:
+        if token is not None:
+            seat = service().seat_of(table, token)
+            if seat is None:
+                raise ServiceError("forbidden", "that secret does not open a seat at this table")
+            return seat
+        cookie = request.cookies.get(cookie_name(table.id))
+        session = request.cookies.get(SESSION_COOKIE)
+        if cookie is None and session is None:
             return None
-        seat = service().seat_of(table, token)
-        if seat is None:
-            raise ServiceError("forbidden", "that secret does not open a seat at this table")
+        if need_header and request.headers.get(CSRF_HEADER) is None:
+            raise ServiceError("forbidden", "a move sent with a cookie must carry the X-Ziggurat header")
+        seat = service().seat_of(table, cookie) if cookie else None
+        if seat is None and session:  # no seat cookie, or an old one (the seat moved to another device)
+            user = await current_user(request)
+            seat = service().seat_of_user(table, user.id if user else None)
         return seat
 
     # ----------------------------------------------------------------- pages
@@ -428,7 +454,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             status = STATUS_OF.get(exc.code, 400)
             return community.page(request, "error.html", status, user=user, title="No such table", message=exc.message)
         frame = frames.html_frame(table, seat, 0)
-        invites = [{"seat": s} for s in table.open_seats()] if seat is not None else []
+        # the links themselves come in the address's fragment to whoever created the table (seated or not)
+        invites = [{"seat": s} for s in table.open_seats()]
         return community.page(
             request,
             "table.html",
@@ -442,6 +469,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             invites=invites,
             pace=table.pace,
             rated=table.record.rated,
+            seed_chosen=table.record.seed_chosen,
         )
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
@@ -534,9 +562,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = data.get("token")
         user = await signed_in(request)
         name = data.get("name") or (user.name if user else None)
-        table, seat = await service().claim(token, name, user.id if user else None)  # type: ignore[arg-type]
-        response = JSONResponse({"table": table.id, "seat": seat, "url": f"/t/{table.id}"})
-        set_seat_cookie(response, request, table.id, token)  # type: ignore[arg-type]
+        table, seat, secret = await service().claim(token, name, user.id if user else None)  # type: ignore[arg-type]
+        response = JSONResponse({"table": table.id, "seat": seat, "token": secret, "url": f"/t/{table.id}"})
+        set_seat_cookie(response, request, table.id, secret)
+        return response
+
+    @app.post("/api/tables/{table_id}/link")
+    async def api_link(request: Request, table_id: str) -> Response:
+        table = await service().get(table_id)
+        seat = await audience(request, table, need_header=True)
+        token = await service().relink(table, seat)
+        base = str(request.base_url).rstrip("/")
+        response = JSONResponse({"seat": seat, "token": token, "url": f"{base}/join#{token}"})
+        set_seat_cookie(response, request, table.id, token)  # this browser keeps its seat
         return response
 
     @app.get("/api/tables/{table_id}")
@@ -668,8 +706,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.send_text(frames.encode({"type": "error", "code": "bad_request", "message": "say hello first"}))
             await ws.close(code=4400)
             return
-        token = hello.get("token") or bearer(ws) or cookie
+        token = hello.get("token") or bearer(ws)
         seat = service().seat_of(table, token) if token else None
+        same_site = origin is None or host is None or origin.split("://", 1)[-1] == host
+        if not token:  # this browser's seat: its cookie (an old one counts for nothing), else its account's
+            seat = service().seat_of(table, cookie) if cookie else None
+            session = ws.cookies.get(SESSION_COOKIE)
+            if seat is None and session and same_site:
+                user = await asyncio.to_thread(server().accounts.user_of, session)
+                seat = service().seat_of_user(table, user.id if user else None)
         if token and seat is None:
             await ws.send_text(
                 frames.encode({"type": "error", "code": "forbidden", "message": "that secret does not open a seat"})
@@ -691,6 +736,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await ws.close(code=4408)
 
+        # another process may have moved the table on (and this client may have seen it there): catch up first,
+        # so that the first frame continues from the client's event number instead of repeating entries later
+        await service().refresh(table)
         conn = Connection(table.id, seat, fmt, ws.send_text, on_overflow=overflow)
         hub = server().hub
         hub.send_message(conn, {"type": "welcome", "seat": seat, "table": table.id})
@@ -713,6 +761,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     )
                     continue
                 if kind == "sync":
+                    await service().refresh(table)
                     hub.send_now(conn, table, msg.get("since", 0) if isinstance(msg.get("since"), int) else 0)
                     continue
                 msg_id = msg.get("id")
@@ -735,8 +784,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     ref = uuid.uuid4().hex[:8]
                     log.exception("internal error %s on table %s", ref, table.id)
                     hub.send_message(
-                        conn, {"type": "error", "code": "internal", "message": f"something went wrong (ref {ref})"}
+                        conn,
+                        {
+                            "type": "error",
+                            "id": msg_id if isinstance(msg_id, str) else None,
+                            "code": "internal",
+                            "message": f"something went wrong (ref {ref})",
+                        },
                     )
+                    hub.send_now(conn, table, conn.sent if conn.sent <= table.journal.count(seat) else 0)
         except WebSocketDisconnect:
             pass
         finally:

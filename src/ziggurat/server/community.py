@@ -173,7 +173,10 @@ async def playerpage(request: Request, name: str) -> Response:
         return page(
             request, "error.html", status=404, user=me, title="No such player", message=f"nobody is called {name!r}"
         )
+    mine = me is not None and me.id == player.id
     games = await games_of(request, player.id)
+    if not mine:  # an unlisted table is for those who were given its address
+        games = [g for g in games if g["public"]]
     rated = await asyncio.to_thread(srv.ratings.of, player.subject)
     history = await asyncio.to_thread(srv.ratings.history, player.subject)
     return page(
@@ -185,7 +188,7 @@ async def playerpage(request: Request, name: str) -> Response:
         ratings=rated,
         history=history,
         names={g: get_game(g).game_class.spec.name for g in game_ids()},
-        mine=me is not None and me.id == player.id,
+        mine=mine,
     )
 
 

@@ -57,6 +57,8 @@ tables = Table(
     Column("turn_seconds", Integer, nullable=True),  # turn-based: seconds allowed for each decision
     Column("rated", Boolean, nullable=False, server_default=sa_false()),
     Column("rated_at", DateTime(timezone=True), nullable=True),  # when its result went into the ratings
+    # 0003: the creator chose the seed (they may know every hidden card: said on the table's page)
+    Column("seed_chosen", Boolean, nullable=False, server_default=sa_false()),
 )
 Index("ix_tables_listing", tables.c.public, tables.c.status, tables.c.updated_at)
 
@@ -119,6 +121,7 @@ jobs = Table(
     Column("claimed_by", String(64), nullable=True),
     Column("claimed_until", DateTime(timezone=True), nullable=True),
     Column("done_at", DateTime(timezone=True), nullable=True),
+    Column("attempts", Integer, nullable=False, server_default="0"),  # 0003: failed tries so far
     UniqueConstraint("table_id", "key", name="uq_jobs_key"),
 )
 Index("ix_jobs_due", jobs.c.done_at, jobs.c.due_at)

@@ -39,6 +39,16 @@ from ziggurat.server.store import Job, Store
 log = logging.getLogger("ziggurat.server")
 
 LEASE = dt.timedelta(seconds=60)  # a claimed job comes back to the pool if its worker is gone this long
+MAX_ATTEMPTS = 8  # a job that failed this often is given up (and logged)
+
+
+def retry_delay(attempts: int) -> dt.timedelta:
+    """How long a job that failed ``attempts`` times waits before it is tried again: 1 s, 2 s, 4 s... 5 min.
+
+    >>> [retry_delay(a).seconds for a in (1, 2, 3, 10)]
+    [1, 2, 4, 300]
+    """
+    return dt.timedelta(seconds=min(300, 2 ** (attempts - 1)))
 
 
 class JobRunner:
@@ -151,6 +161,8 @@ class JobRunner:
                 await asyncio.wait_for(self._wake.wait(), wait)
 
     async def _do(self, job: Job) -> None:
+        """Do a job; one that fails (a database hiccup, a mail server away) is tried again later, by any
+        process, until it has failed :data:`MAX_ATTEMPTS` times (its moves are applied at most once)."""
         try:
             handler = self.handlers.get(job.kind)
             if handler is None:
@@ -160,7 +172,15 @@ class JobRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("job %s of table %s failed", job.key, job.table_id)
+            attempts = job.attempts + 1
+            now = self.service.now()
+            retry = now + retry_delay(attempts) if attempts < MAX_ATTEMPTS else None
+            if retry is None:
+                log.exception("job %s of table %s failed %d times: given up", job.key, job.table_id, attempts)
+            else:
+                log.exception("job %s of table %s failed (try %d); trying again", job.key, job.table_id, attempts)
+            await asyncio.to_thread(self.store.fail_job, job.id, now, retry)
+            return
         finally:
             self._running.pop(job.id, None)
         await asyncio.to_thread(self.store.finish_job, job.id, self.service.now())
@@ -207,8 +227,9 @@ class JobRunner:
         try:
             await self.service.act(table, seat, action=action, expect=n, client_msg_id=job.key, as_bot=True)
         except ServiceError as exc:
-            if exc.code not in ("stale", "not_your_turn", "game_over"):
-                log.warning("bot at table %s seat %d: %s", table.id, seat + 1, exc.message)
+            if exc.code not in ("stale", "not_your_turn", "game_over", "forbidden"):
+                raise  # busy, or worse: the job is tried again
+            log.info("bot at table %s seat %d: %s", table.id, seat + 1, exc.message)
 
     async def _timeout(self, job: Job) -> None:
         """A clock or deadline ran out: if the seat is still on that same decision, it is out of time."""

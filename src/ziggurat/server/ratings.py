@@ -188,10 +188,14 @@ class Ratings:
         return {s: subject_name(s, users_by_id) for s in subjects}
 
     def history(self, subject: str, limit: int = 50) -> list[dict[str, Any]]:
-        """A subject's latest results, newest first."""
+        """A subject's latest results, newest first (with whether the table is listed: ``public``)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(results).where(results.c.subject == subject).order_by(results.c.at.desc()).limit(limit)
+                select(results, tables.c.public)
+                .join(tables, tables.c.id == results.c.table_id)
+                .where(results.c.subject == subject)
+                .order_by(results.c.at.desc())
+                .limit(limit)
             )
             return [dict(r._mapping) for r in rows]
 

@@ -12,7 +12,9 @@ wake the bots.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -297,6 +299,10 @@ class TableService:
         seed = new_seed() if request.seed is None else request.seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ServiceError("bad_request", "a seed is a whole number from 0 to 2**63 - 1")
+        if request.rated and request.seed is not None:
+            raise ServiceError(
+                "bad_request", "a rated table cannot have a chosen seed (whoever chose it knows the cards)"
+            )
         position = request.position
         if position is not None:
             try:
@@ -321,6 +327,7 @@ class TableService:
             clock_increment=request.clock_increment,
             turn_seconds=request.turn_seconds,
             rated=bool(request.rated),
+            seed_chosen=request.seed is not None or position is not None,
         )
         table = LiveTable(record)
         table.now = lambda: self.now()
@@ -371,14 +378,48 @@ class TableService:
             raise ServiceError("not_found", "this invite link is not valid")
         return table, found[1]
 
-    async def claim(self, token: str, name: object, user_id: int | None = None) -> tuple[LiveTable, int]:
-        """Sit down with an invite secret (a seat already taken is simply reopened by its secret)."""
+    async def claim(self, token: str, name: object, user_id: int | None = None) -> tuple[LiveTable, int, str]:
+        """Sit down with an invite secret; returns the table, the seat and the seat's secret from now on.
+
+        Sitting down gives the seat a new secret, known only to whoever sat
+        down: the invite link (which its sender also knows) stops working. A
+        seat already taken is reopened by its own secret (the player's link for
+        another device).
+        """
         table, seat = await self.find_invite(token)
         async with table.lock:
             record = table.seats[seat]
-            if record.claimed_at is None:
-                await self._sit(table, seat, name, record.token_hash or "", user_id)
-        return table, seat
+            if not token_matches(token, record.token_hash):  # replaced while we waited for the lock
+                raise ServiceError("not_found", "this invite link is not valid (or a newer one replaced it)")
+            if record.claimed_at is not None:
+                return table, seat, token
+            fresh = new_token()
+            await self._sit(table, seat, name, hash_token(fresh), user_id, old_hash=record.token_hash)
+            return table, seat, fresh
+
+    async def relink(self, table: LiveTable, seat: int | None) -> str:
+        """A new secret for ``seat``'s player (a link to open the seat on another device); the old one stops
+        working everywhere else."""
+        if seat is None:
+            raise ServiceError("forbidden", "only a player at this table has a seat to open elsewhere")
+        async with table.lock:
+            record = table.seats[seat]
+            token = new_token()
+            stored = await asyncio.to_thread(
+                self.store.claim_seat_secret, table.id, seat, hash_token(token), record.token_hash
+            )
+            if not stored:
+                raise ServiceError("busy", "the seat changed meanwhile; try again")
+            table.seats[seat] = dataclasses.replace(record, token_hash=hash_token(token))
+            await asyncio.to_thread(self.store.notify, f"s:{table.id}")
+            return token
+
+    def seat_of_user(self, table: LiveTable, user_id: int | None) -> int | None:
+        """The seat an account sits at (``None``: none, or several: then its seat's secret says which)."""
+        if user_id is None:
+            return None
+        mine = [s.seat for s in table.seats if s.user_id == user_id and s.claimed_at is not None]
+        return mine[0] if len(mine) == 1 else None
 
     async def claim_open(self, table_id: str, seat: int, name: object, user_id: int | None = None) -> str:
         """Take an open seat of a public table from the lobby; returns the seat's new secret."""
@@ -412,17 +453,34 @@ class TableService:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
             raise ServiceError("not_found", "there is no such seat")
 
-    async def _sit(self, table: LiveTable, seat: int, name: object, token_hash: str, user_id: int | None) -> None:
-        """Seat a person at an open seat (holding the table's lock): stored, then shown to everyone."""
+    async def _sit(
+        self,
+        table: LiveTable,
+        seat: int,
+        name: object,
+        token_hash: str,
+        user_id: int | None,
+        old_hash: str | None = None,
+    ) -> None:
+        """Seat a person at an open seat (holding the table's lock): stored, then shown to everyone.
+
+        ``old_hash``: only while the seat's secret is still that one (an invite not replaced meanwhile).
+        """
         record = table.seats[seat]
         if record.kind != "human" or record.claimed_at is not None:
             raise ServiceError("seat_taken", "that seat is not open")
-        if table.record.rated and user_id is None:
-            raise ServiceError("forbidden", "this table is rated: log in (or sign up) to sit down")
+        if table.record.rated:
+            if user_id is None:
+                raise ServiceError("forbidden", "this table is rated: log in (or sign up) to sit down")
+            if any(s.user_id == user_id for s in table.seats if s.claimed_at is not None):
+                raise ServiceError("forbidden", "you sit at this rated table already: one seat each")
         clean = clean_name(name)
         at = self.now()
-        if not await asyncio.to_thread(self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id):
-            raise ServiceError("seat_taken", "somebody sat there a moment ago")
+        stored = await asyncio.to_thread(
+            self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id, old_hash
+        )
+        if not stored:
+            raise ServiceError("seat_taken", "somebody sat there a moment ago (or the invite was replaced)")
         table.seat_joined(
             seat, clean, SeatRecord(seat, "human", name=clean, token_hash=token_hash, claimed_at=at, user_id=user_id)
         )
@@ -491,11 +549,11 @@ class TableService:
         ``as_bot``: the move comes from the bot that plays the seat (only a bot may
         move for a bot seat, or for a seat whose player left or ran out of time).
         """
-        msg_id = _check_msg_id(client_msg_id)
+        # a bot's move carries its job's key (with ':'), which no client id can be
+        msg_id = client_msg_id if as_bot and isinstance(client_msg_id, str) else _check_msg_id(client_msg_id)
         if seat is None:
             raise ServiceError("forbidden", "spectators cannot play: open your seat's invite link")
-        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
-            raise ServiceError("bad_request", "'n' must be the event number the move was chosen at")
+        _check_n(expect)
         async with table.lock:
             for _attempt in range(5):
                 if msg_id is not None and (seat, msg_id) in table.msg_ids:
@@ -571,6 +629,7 @@ class TableService:
         msg_id = _check_msg_id(client_msg_id)
         if seat is None:
             raise ServiceError("forbidden", "spectators cannot take moves back")
+        _check_n(expect)
         async with table.lock:
             for _attempt in range(5):
                 if msg_id is not None and (seat, msg_id) in table.msg_ids:
@@ -730,12 +789,23 @@ class TableService:
         return count
 
 
+MSG_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def _check_msg_id(value: object) -> str | None:
+    """A client's message id: letters, digits, '-' and '_' (the server's own jobs use ids with ':', so a
+    client can never pass for a bot's move or a timeout)."""
     if value is None:
         return None
-    if not isinstance(value, str) or not 1 <= len(value) <= 64 or not value.isprintable():
-        raise ServiceError("bad_request", "'id' (the message id) is a text of 1 to 64 characters")
+    if not isinstance(value, str) or not MSG_ID.fullmatch(value):
+        raise ServiceError("bad_request", "'id' (the message id) is 1 to 64 letters, digits, '-' or '_'")
     return value
+
+
+def _check_n(value: object) -> None:
+    """The event number a request was made at (or none)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ServiceError("bad_request", "'n' must be the event number the move was chosen at")
 
 
 def table_summary(table: LiveTable) -> Mapping[str, Any]:
@@ -750,6 +820,9 @@ def table_summary(table: LiveTable) -> Mapping[str, Any]:
         "players": table.game.num_players,
         "options": table.game.params()["options"],
         "public": table.public,
+        "rated": table.record.rated,
+        "pace": table.pace,
+        "seed_chosen": table.record.seed_chosen,
         "status": table.status,
         "seats": seat_list(table),
     }

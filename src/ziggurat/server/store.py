@@ -85,6 +85,7 @@ class TableRecord:
     clock_increment: int | None = None
     turn_seconds: int | None = None
     rated: bool = False
+    seed_chosen: bool = False  # the creator chose the seed (so may know every hidden card)
 
 
 class Store:
@@ -116,6 +117,7 @@ class Store:
                     clock_increment=record.clock_increment,
                     turn_seconds=record.turn_seconds,
                     rated=record.rated,
+                    seed_chosen=record.seed_chosen,
                 )
             )
             conn.execute(
@@ -162,6 +164,7 @@ class Store:
                 clock_increment=t["clock_increment"],
                 turn_seconds=t["turn_seconds"],
                 rated=bool(t["rated"]),
+                seed_chosen=bool(t["seed_chosen"]),
                 seats=[_seat(s) for s in seat_rows],
                 rows=[_row(r) for r in log_rows],
             )
@@ -210,7 +213,7 @@ class Store:
             return rows
 
     def tables_of_user(self, user_id: int, limit: int = 100) -> list[dict[str, Any]]:
-        """The tables where a user sits, newest first: id, game, players, status, seat, pace, rated."""
+        """The tables where a user sits, newest first: id, game, players, status, seat, pace, rated, public."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(
@@ -220,6 +223,7 @@ class Store:
                     tables.c.status,
                     tables.c.pace,
                     tables.c.rated,
+                    tables.c.public,
                     tables.c.updated_at,
                     seats.c.seat,
                 )
@@ -252,12 +256,16 @@ class Store:
         only_open: bool,
         at: dt.datetime | None = None,
         user_id: int | None = None,
+        old_hash: str | None = None,
     ) -> bool:
-        """Give ``seat`` a name (and a new secret); with ``only_open`` only if nobody sat there yet."""
+        """Give ``seat`` a name (and a new secret); with ``only_open`` only if nobody sat there yet, with
+        ``old_hash`` only if its secret is still that one (an invite not replaced meanwhile)."""
         with self.engine.begin() as conn:
             query = update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
             if only_open:
                 query = query.where(seats.c.claimed_at.is_(None))
+            if old_hash is not None:
+                query = query.where(seats.c.token_hash == old_hash)
             values = {"name": name, "token_hash": token_hash, "claimed_at": at or now(), "user_id": user_id}
             return bool(conn.execute(query.values(**values)).rowcount)
 
@@ -313,11 +321,14 @@ class Store:
                 return []
             conn.execute(update(jobs).where(jobs.c.id.in_(ids)).values(claimed_by=worker, claimed_until=at + lease))
             claimed = conn.execute(
-                select(jobs.c.id, jobs.c.table_id, jobs.c.key, jobs.c.kind, jobs.c.seat, jobs.c.due_at)
+                select(jobs.c.id, jobs.c.table_id, jobs.c.key, jobs.c.kind, jobs.c.seat, jobs.c.due_at, jobs.c.attempts)
                 .where(and_(jobs.c.id.in_(ids), jobs.c.claimed_by == worker))
                 .order_by(jobs.c.due_at)
             )
-            return [Job(r.id, r.table_id, r.key, r.kind, r.seat, _utc(r.due_at)) for r in claimed]  # type: ignore[arg-type]
+            return [
+                Job(r.id, r.table_id, r.key, r.kind, r.seat, _utc(r.due_at), r.attempts)  # type: ignore[arg-type]
+                for r in claimed
+            ]
 
     def finish_job(self, job_id: int, at: dt.datetime) -> None:
         """Mark a job done (it is never claimed again)."""
@@ -329,16 +340,26 @@ class Store:
         with self.engine.connect() as conn:
             return _utc(conn.execute(select(func.min(jobs.c.due_at)).where(jobs.c.done_at.is_(None))).scalar())
 
-    def claim_seat_secret(self, table_id: str, seat: int, token_hash: str) -> bool:
-        """Give an open seat a new secret (a new invite link; the old one stops working)."""
+    def claim_seat_secret(self, table_id: str, seat: int, token_hash: str, old_hash: str | None = None) -> bool:
+        """Give a seat a new secret (the old one stops working): an open seat a new invite link, or (with
+        ``old_hash``, its secret now) a taken seat a new link for its player's other devices."""
         with self.engine.begin() as conn:
-            result = conn.execute(
-                update(seats)
-                .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
-                .where(seats.c.claimed_at.is_(None))
-                .values(token_hash=token_hash)
-            )
-            return bool(result.rowcount)
+            query = update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
+            if old_hash is None:
+                query = query.where(seats.c.claimed_at.is_(None))
+            else:
+                query = query.where(seats.c.token_hash == old_hash)
+            return bool(conn.execute(query.values(token_hash=token_hash)).rowcount)
+
+    def fail_job(self, job_id: int, at: dt.datetime, retry: dt.datetime | None) -> None:
+        """A job that failed: tried again at ``retry`` (by any process), or given up (``None``)."""
+        with self.engine.begin() as conn:
+            values: dict[str, Any] = {"attempts": jobs.c.attempts + 1, "claimed_by": None, "claimed_until": None}
+            if retry is None:
+                values["done_at"] = at
+            else:
+                values["due_at"] = retry
+            conn.execute(update(jobs).where(jobs.c.id == job_id).values(**values))
 
 
 ROW_COLUMNS = (moves.c.seq, moves.c.seat, moves.c.kind, moves.c.action_id, moves.c.client_msg_id, moves.c.at)
@@ -378,6 +399,7 @@ class Job:
     kind: str
     seat: int
     due_at: dt.datetime
+    attempts: int = 0  # how many times it failed before
 
 
 def _row_values(table_id: str, row: Row, at: dt.datetime) -> dict[str, Any]:

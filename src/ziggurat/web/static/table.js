@@ -214,6 +214,20 @@ statusEl.addEventListener("click", (event) => {
   if (button) post(`/api/tables/${tableId}/seats/${button.dataset.replaceSeat}/replace`);
 });
 if (clearButton) clearButton.addEventListener("click", () => clicks.reset());
+const deviceButton = document.getElementById("zg-device");
+if (deviceButton) {
+  deviceButton.addEventListener("click", async () => {
+    // a new secret for this seat: shown here to open on the other device; this browser keeps the seat
+    const r = await fetch(`/api/tables/${tableId}/link`, { method: "POST", headers: { "X-Ziggurat": "1" } });
+    const body = await r.json();
+    if (!r.ok) return showError(body.message);
+    const input = document.getElementById("zg-device-link");
+    input.value = body.url;
+    input.hidden = false;
+    document.getElementById("zg-device-note").hidden = false;
+    input.select();
+  });
+}
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && (!socket || socket.readyState > WebSocket.OPEN)) connect();
 });
@@ -231,6 +245,12 @@ function showInvites() {
     }
   }
   if (any) history.replaceState(null, "", location.pathname);
+  const panel = document.getElementById("zg-invites");
+  if (panel && panel.hasAttribute("data-unseated")) {
+    // a visitor without a seat sees links only if they created the table (the links came in the fragment)
+    for (const row of panel.querySelectorAll("[data-invite-row]")) row.hidden = !row.querySelector("input").value;
+    panel.hidden = !any;
+  }
   for (const b of document.querySelectorAll("[data-copy]")) {
     b.addEventListener("click", () => {
       const input = document.querySelector(`[data-invite-seat="${b.dataset.copy}"]`);
