@@ -40,6 +40,7 @@ log = logging.getLogger("ziggurat.server")
 
 LEASE = dt.timedelta(seconds=60)  # a claimed job comes back to the pool if its worker is gone this long
 MAX_ATTEMPTS = 8  # a job that failed this often is given up (and logged)
+KNOWN_LIMIT = 200_000  # job keys remembered as stored (beyond that, forgotten: memory stays bounded)
 
 
 def retry_delay(attempts: int) -> dt.timedelta:
@@ -98,6 +99,8 @@ class JobRunner:
 
     def changed(self, table: LiveTable, timer: MoveTimer | None) -> None:
         """After any change: store the jobs the table's new position makes due."""
+        if len(self._known) > KNOWN_LIMIT:  # only saves writes: the database keeps each key once anyway
+            self._known.clear()
         new = []
         for planner in self.planners:
             for key, kind, seat, due in planner(table):
