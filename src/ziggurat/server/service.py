@@ -775,17 +775,17 @@ class TableService:
 
     # ---------------------------------------------------------------- startup
     async def resume(self) -> int:
-        """Load every unfinished table with a bot, so that bots waiting to move do so (after a restart)."""
-        ids = await asyncio.to_thread(self.store.unfinished_tables)
+        """After a (re)start: plan again the work of every table that may have some (a bot to move, a clock,
+        a rating). Jobs already stored stay as they are; one lost with the process is made again."""
+        ids = await asyncio.to_thread(self.store.tables_to_resume)
         count = 0
         for table_id in ids:
             try:
                 table = await self.get(table_id)
             except ServiceError:
                 continue
-            if any(s.kind == "bot" for s in table.seats):
-                self._changed(table, None)
-                count += 1
+            self._changed(table, None)
+            count += 1
         return count
 
 

@@ -234,10 +234,22 @@ class Store:
             )
             return [dict(r._mapping) for r in rows]
 
-    def unfinished_tables(self) -> list[str]:
-        """Ids of the tables whose game is not over (to resume bots after a restart)."""
+    def tables_to_resume(self) -> list[str]:
+        """Ids of the tables that may have work due after a restart: unfinished ones with a bot or a clock
+        (a job not yet stored when the server stopped is planned again), finished rated ones not yet rated."""
+        with_bot = select(seats.c.table_id).where(seats.c.kind == "bot")
         with self.engine.connect() as conn:
-            result = conn.execute(select(tables.c.id).where(tables.c.status.in_(("waiting", "playing"))))
+            result = conn.execute(
+                select(tables.c.id).where(
+                    or_(
+                        and_(
+                            tables.c.status.in_(("waiting", "playing")),
+                            or_(tables.c.pace != "live", tables.c.id.in_(with_bot)),
+                        ),
+                        and_(tables.c.status == "over", tables.c.rated.is_(True), tables.c.rated_at.is_(None)),
+                    )
+                )
+            )
             return [r.id for r in result]
 
     # ------------------------------------------------------------------- seats
