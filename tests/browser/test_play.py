@@ -112,6 +112,7 @@ def test_two_browsers_play_each_other(browser: Any, web: ThreadedServer, shots: 
     for p in pages.values():
         p.wait_online()
     ana.wait_for_selector("#zg-table[data-phase=playing]")
+    ana.wait_for_selector("#zg-invites", state="hidden")  # Bea's invite link opens nothing any more
     rng = random.Random(7)
     rounds = 0
     while pages[0].phase() != "over":

@@ -126,6 +126,19 @@ function applyFrame(f, drawn = false) {
   if (leave) leave.hidden = f.status.phase !== "playing" || Boolean(seat !== null && f.seats[seat].state);
   showPresence();
   showClocks();
+  hideTakenInvites();
+}
+
+// an invite link of a seat somebody took opens nothing any more: take it off the page
+function hideTakenInvites() {
+  const panel = document.getElementById("zg-invites");
+  if (!panel) return;
+  const rows = [...panel.querySelectorAll("[data-invite-row]")];
+  for (const row of rows) {
+    const s = frame.seats[Number(row.dataset.inviteRow)];
+    if (s && s.taken) row.hidden = true;
+  }
+  if (rows.every((row) => row.hidden)) panel.hidden = true;
 }
 
 function settle() {
@@ -251,6 +264,7 @@ function showInvites() {
     for (const row of panel.querySelectorAll("[data-invite-row]")) row.hidden = !row.querySelector("input").value;
     panel.hidden = !any;
   }
+  hideTakenInvites();
   for (const b of document.querySelectorAll("[data-copy]")) {
     b.addEventListener("click", () => {
       const input = document.querySelector(`[data-invite-seat="${b.dataset.copy}"]`);
