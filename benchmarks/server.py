@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import json
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,7 +37,8 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.server.pg import TempPostgres, free_port
+from tests.server.pg import TempPostgres
+from tests.server.util import LiveServer
 
 
 class Player:
@@ -227,32 +227,6 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return 1000 * sorted_values[int(q * (len(sorted_values) - 1))]
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "ziggurat",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        db_url,
-        "--bot-delay",
-        "0",
-        "--metrics",
-    ]
-    proc = subprocess.Popen([*cmd, "--log-level", "warning"], stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -292,15 +266,15 @@ def main() -> None:
         else:
             pg = TempPostgres().start()
             url = pg.create_database("bench")
-        ports = [free_port() for _ in range(processes)]
-        procs = [start_server(url, port) for port in ports]
+        servers = [LiveServer(url) for _ in range(processes)]  # bots off, metrics on
         try:
-            bench = Bench(ports, args.game, args.players, args.tables, args.seconds, args.seed, think)
+            bench = Bench(
+                [s.port for s in servers], args.game, args.players, args.tables, args.seconds, args.seed, think
+            )
             r = asyncio.run(bench.run())
         finally:
-            for proc in procs:
-                proc.kill()
-                proc.wait()
+            for server in servers:
+                server.kill()
             if pg is not None:
                 pg.stop()
         print(

@@ -30,18 +30,10 @@ def _open(db: str | None, data: Path) -> Any:
     """The server's ratings store (the schema brought up to date), or a clear error."""
     import datetime as dt
 
-    from ziggurat.cli.serve import database_url
-    from ziggurat.server.db import make_engine, migrate
+    from ziggurat.cli.serve import database_url, open_database
     from ziggurat.server.ratings import Ratings
 
-    url = database_url(db, data)
-    try:
-        engine = make_engine(url)
-        migrate(engine)
-    except Exception as exc:  # a bad URL or an unreachable database: say so, no traceback
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise fail(f"cannot use the database {url.split('@')[-1]}: {reason}") from None
-    return Ratings(engine, lambda: dt.datetime.now(dt.UTC))
+    return Ratings(open_database(database_url(db, data)), lambda: dt.datetime.now(dt.UTC))
 
 
 def _show(store: Any, board: list[Any], title: str) -> None:

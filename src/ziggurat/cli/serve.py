@@ -8,11 +8,14 @@ import json
 import os
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ziggurat.cli.main import app, console, fail
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 
 def check_port(host: str, port: int) -> None:
@@ -47,6 +50,20 @@ def database_url(db: str | None, data: Path) -> str:
     return f"sqlite:///{data.resolve() / 'ziggurat.db'}"
 
 
+def open_database(url: str) -> Engine:
+    """The server's database, its schema brought up to date; a bad URL or an unreachable database is a clear
+    error, not a traceback."""
+    from ziggurat.server.db import make_engine, migrate
+
+    try:
+        engine = make_engine(url)
+        migrate(engine)
+    except Exception as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise fail(f"cannot use the database {url.split('@')[-1]}: {reason}") from None
+    return engine
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: every network)")] = "127.0.0.1",
@@ -79,7 +96,6 @@ def serve(
     import uvicorn
 
     from ziggurat.server.app import SETTINGS_ENV, Settings, create_app
-    from ziggurat.server.db import make_engine, migrate
     from ziggurat.server.mail import parse_smtp
 
     if bot_delay < 0 or bot_delay > 60:
@@ -109,13 +125,7 @@ def serve(
         metrics=metrics,
         public_url=public_url or f"http://{shown_host}:{port}",
     )
-    try:  # reach the database (and bring its schema up to date) before listening
-        engine = make_engine(url)
-        migrate(engine)
-        engine.dispose()
-    except Exception as exc:  # a bad URL or an unreachable database: say so, no traceback
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise fail(f"cannot use the database {url.split('@')[-1]}: {reason}") from None
+    open_database(url).dispose()  # reach the database (and bring its schema up to date) before listening
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     safe_db = url.split("@")[-1] if "@" in url else url
     console.print(f"Ziggurat is serving on http://{shown}:{port}  (database: {safe_db}; Ctrl-C stops)", highlight=False)
