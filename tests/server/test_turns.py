@@ -138,6 +138,7 @@ def test_no_taking_back_a_play_that_showed_something_of_a_hidden_hand(client: Te
         reveals = before.reveals_hidden(choice["id"], seat)
         if frame(client, table)["status"]["phase"] == "over":
             break
+        assert frame(client, table, tokens[seat])["undo"] is (not reveals)  # the button is not even offered
         r = client.post(f"/api/tables/{table}/undo", json={}, headers=bearer(tokens[seat]))
         if reveals:
             assert r.status_code == 409 and "showed you something" in r.json()["message"]

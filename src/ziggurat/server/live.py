@@ -232,7 +232,7 @@ class LiveTable:
             if now is None or not set(now) <= set(last.waiting):
                 return "the round is over and every choice has been shown"
             return None
-        if thorough and self._revealed(last):
+        if self._revealed(last, redraw=thorough):
             return "that move showed you something that was hidden before"
         return None
 
@@ -251,25 +251,31 @@ class LiveTable:
                 return "another player has acted since"
         return "there is nothing to take back"
 
-    def _revealed(self, last: Played) -> bool:
+    def _revealed(self, last: Played, redraw: bool = True) -> bool:
         """Did ``last`` show its player something they could not see before?
 
         The game may know exactly (``State.reveals_hidden``: Lucent does). Else
         what the player could not see is redrawn (``resample``) in the state
         before the move, the move is made there too, and their view compared: if
         what they see after the move depends on what was hidden before, taking it
-        back would let them choose again knowing more.
+        back would let them choose again knowing more. ``redraw=False`` (the
+        frames' cheap check) asks only the game, and only when the state before
+        the move is at hand.
         """
         if not self.game.spec.has_hidden_information:
             return False
         key = len(self.rows)
         if key not in self._undo_cache:
             seat, action = last.row.seat, last.row.action_id
+            if not redraw and self._before is None:
+                return False
             before = self._before if self._before is not None else self._replay(self.played[:-1])
             said = before.reveals_hidden(action, seat)  # type: ignore[arg-type]
             if said is not None:  # the game knows exactly
                 self._undo_cache[key] = said
                 return said
+            if not redraw:
+                return False
             seen = self.state.view(seat)
             rng = derived_rng(self.seed, "undo-check", last.row.seq)
             revealed = False
