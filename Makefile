@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # `make serve`/`make play` install the package alone; `make test` adds every extra, so CI tests them all.
-TEST_EXTRAS ?= dev,rl,cluster,postgres
+TEST_EXTRAS ?= dev,rl,cluster,postgres,fast
 # Debian packages the tests drive for real: Chromium (browser tests) and PostgreSQL (database tests).
 SYSTEM_PACKAGES ?= chromium postgresql
 HOST ?= 127.0.0.1

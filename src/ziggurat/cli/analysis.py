@@ -166,6 +166,9 @@ def simulate_command(
     ] = None,
     backend: Annotated[str, typer.Option(help="process or ray")] = "process",
     address: Annotated[str | None, typer.Option(help="Ray cluster address, or 'local' to start one here")] = None,
+    engine: Annotated[
+        str, typer.Option(help="python, or fast: compiled kernels for random bots (the fast extra)")
+    ] = "python",
 ) -> None:
     """Play many bot games: seat win rates, scores, margins, length; CSV, plots and an HTML report."""
     try:
@@ -181,12 +184,25 @@ def simulate_command(
             s.make()
         if out is not None and out.exists() and not out.is_dir():
             raise ZigguratError(f"--out {out} is a file, not a folder")
+        if engine not in ("python", "fast"):
+            raise ZigguratError(f"unknown engine {engine!r} (engines: python, fast)")
+        if engine == "fast":
+            from ziggurat.fast.simulate import check_fast
+
+            check_fast(setups, names)
         t0 = time.perf_counter()
         with _progress() as bar:
             task = bar.add_task(f"simulate {g.spec.id}", total=games * len(setups))
-            result = simulate(
-                setups, names, games, seed, n_jobs, rotate, opts, backend, address, lambda k: bar.advance(task, k)
-            )
+            if engine == "fast":
+                from ziggurat.fast.simulate import simulate_fast
+
+                result = simulate_fast(
+                    setups, names, games, seed, n_jobs, backend, address, lambda k: bar.advance(task, k)
+                )
+            else:
+                result = simulate(
+                    setups, names, games, seed, n_jobs, rotate, opts, backend, address, lambda k: bar.advance(task, k)
+                )
     except ZigguratError as exc:
         raise fail(str(exc)) from None
     elapsed = time.perf_counter() - t0

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ziggurat.core.bot import Bot
     from ziggurat.core.game import Game, State
+    from ziggurat.core.kernel import GameKernel
     from ziggurat.core.svg import Board
 
 Heuristic = Callable[["State", int, "random.Random"], int]
@@ -53,6 +54,9 @@ class GameEntry:
     and gives the click path of each of ``player``'s ``legal`` ``(id, text)``
     actions (see :mod:`ziggurat.core.svg`); without it the page shows the view
     as text and moves are made from the list of actions.
+    ``kernel()`` imports the game's compiled kernel (numba, the ``fast``
+    extra) and returns it as a :class:`~ziggurat.core.kernel.GameKernel`; it is
+    called only for fast play, so the base install never imports numba.
     """
 
     game_class: type[Game]
@@ -64,6 +68,7 @@ class GameEntry:
     value: Evaluator | None = None
     search: Mapping[str, Any] = field(default_factory=dict)
     board: Callable[[Mapping[str, Any], int | None, Sequence[tuple[int, str]]], Board] | None = None
+    kernel: Callable[[], GameKernel] | None = None
 
     @property
     def id(self) -> str:

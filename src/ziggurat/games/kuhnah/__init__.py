@@ -1,5 +1,6 @@
 """K'uh Nah (WizKids 2019, Adam E. Daulton): build a pyramid, lowest score wins."""
 
+from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.kuhnah.encode import tensor, tensor_size
 from ziggurat.games.kuhnah.heuristic import heuristic, value
@@ -28,6 +29,14 @@ Variant jade-wild: the jaguar is an ordinary animal; once per game, after taking
         put one jade on a half of that card or of your pyramid: that half is wild.
 """
 
+
+def kernel() -> GameKernel:
+    """The compiled kernel (imports numba: the ``fast`` extra)."""
+    from ziggurat.games.kuhnah.kernel import KERNEL
+
+    return KERNEL
+
+
 ENTRY = GameEntry(
     game_class=KuhNahGame,
     rules=RULES,
@@ -37,6 +46,7 @@ ENTRY = GameEntry(
     tensor_size=tensor_size,
     value=value,
     board=board,
+    kernel=kernel,
 )
 
 __all__ = ["ENTRY", "SPEC", "KuhNahGame", "KuhNahState"]
