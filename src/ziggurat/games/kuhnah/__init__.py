@@ -30,7 +30,7 @@ Variant jade-wild: the jaguar is an ordinary animal; once per game, after taking
 """
 
 
-def kernel() -> GameKernel:
+def load_kernel() -> GameKernel:
     """The compiled kernel (imports numba: the ``fast`` extra)."""
     from ziggurat.games.kuhnah.kernel import KERNEL
 
@@ -46,7 +46,7 @@ ENTRY = GameEntry(
     tensor_size=tensor_size,
     value=value,
     board=board,
-    kernel=kernel,
+    kernel=load_kernel,
 )
 
 __all__ = ["ENTRY", "SPEC", "KuhNahGame", "KuhNahState"]
