@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ziggurat.core import ZigguratError, bot_names, game_ids, get_bot, get_game
@@ -27,7 +28,8 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a clear error and return the exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    # escaped: a message may quote brackets (pip extras, user input) that rich would read as markup
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
