@@ -25,6 +25,7 @@ CASES: dict[str, list[tuple[int, dict[str, object], int]]] = {
         *[(p, {"jade-wild": True}, 100) for p in range(2, 7)],
         (3, {"open-jade": True, "start-player": "3"}, 100),
     ],
+    "pyramix": [(p, {}, 600) for p in range(2, 5)],
 }
 
 

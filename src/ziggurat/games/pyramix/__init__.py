@@ -1,5 +1,6 @@
 """Pyramix (Gamewright, Tim Roediger): take cubes from a pyramid, win colours with ankhs."""
 
+from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.pyramix.encode import tensor, tensor_size
 from ziggurat.games.pyramix.heuristic import heuristic, value
@@ -28,6 +29,14 @@ Score   Cobras in the tray leave play with the tray cubes sharing an edge with t
         3 per eye. Highest total wins; equal totals share the win.
 """
 
+
+def load_kernel() -> GameKernel:
+    """The compiled kernel (imports numba: the ``fast`` extra)."""
+    from ziggurat.games.pyramix.kernel import KERNEL
+
+    return KERNEL
+
+
 ENTRY = GameEntry(
     game_class=PyramixGame,
     rules=RULES,
@@ -37,6 +46,7 @@ ENTRY = GameEntry(
     tensor_size=tensor_size,
     value=value,
     board=board,
+    kernel=load_kernel,
 )
 
 __all__ = ["ENTRY", "SPEC", "PyramixGame", "PyramixState"]
