@@ -26,6 +26,13 @@ CASES: dict[str, list[tuple[int, dict[str, object], int]]] = {
         (3, {"open-jade": True, "start-player": "3"}, 100),
     ],
     "pyramix": [(p, {}, 600) for p in range(2, 5)],
+    "lucent": [
+        *[(p, {}, 400) for p in range(2, 6)],
+        *[(p, {"wildcards": True, "geomancers": True, "points": True}, 400) for p in range(2, 6)],
+        (3, {"wildcards": True}, 200),
+        (4, {"geomancers": True}, 200),
+        (2, {"points": True}, 200),
+    ],
 }
 
 

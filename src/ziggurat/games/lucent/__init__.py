@@ -1,5 +1,6 @@
 """Lucent (Fat Elf Games, Jonah Kellman & Tobias Vyseri): one shared pyramid of gems; the last to place wins."""
 
+from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.lucent.encode import tensor, tensor_size
 from ziggurat.games.lucent.heuristic import heuristic, value
@@ -29,6 +30,14 @@ Variants wildcards: remove two random gems unseen, add the two Wildcards (still 
         (ziggurat.games.lucent.match.play_points_match) and add the points up.
 """
 
+
+def load_kernel() -> GameKernel:
+    """The compiled kernel (imports numba: the ``fast`` extra)."""
+    from ziggurat.games.lucent.kernel import KERNEL
+
+    return KERNEL
+
+
 ENTRY = GameEntry(
     game_class=LucentGame,
     rules=RULES,
@@ -38,6 +47,7 @@ ENTRY = GameEntry(
     tensor_size=tensor_size,
     value=value,
     board=board,
+    kernel=load_kernel,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "LucentGame", "LucentState"]
