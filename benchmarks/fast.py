@@ -1,0 +1,68 @@
+"""Compiled kernels against the Python engine: random-playout throughput on one core.
+
+For every game with a kernel and every player count, prints the kernel's steps
+per second (every applied action, chance included, as ``throughput.py``
+counts them) and whole games per second, the Python engine's random playouts
+measured in the same run, and the ratios. Compile time is excluded (one small
+batch first, and numba's disk cache). Figures only: nothing here passes or
+fails on time. Needs the fast extra (numba).
+
+    python benchmarks/fast.py [--games 200000] [--seconds 2] [--only kuhnah]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ziggurat.core import get_game, make_game, random_playout
+from ziggurat.fast import fast_games, play_random
+
+
+def engine_rate(game_id: str, players: int, seconds: float) -> tuple[float, float]:
+    """(steps/s, games/s) of the Python engine's random playouts for ``seconds``."""
+    game = make_game(game_id, players)
+    rng = random.Random(0)
+    steps = games = 0
+    start = time.perf_counter()
+    while True:
+        state = random_playout(game.new_initial_state(), rng)
+        steps += len(state.history)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed, games / elapsed
+
+
+def kernel_rate(game_id: str, players: int, games: int) -> tuple[float, float, float]:
+    """(steps/s, decisions/s, games/s) of the compiled kernel over ``games`` games."""
+    play_random(game_id, players, 16, seed=1)  # compile (or load from the cache) first
+    start = time.perf_counter()
+    batch = play_random(game_id, players, games, seed=2)
+    elapsed = time.perf_counter() - start
+    return float(batch.steps.sum()) / elapsed, float(batch.decisions.sum()) / elapsed, games / elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200_000, help="kernel games per game and player count")
+    ap.add_argument("--seconds", type=float, default=2.0, help="engine time per game and player count")
+    ap.add_argument("--only", action="append", help="a game id (repeatable)")
+    args = ap.parse_args()
+    print(f"{'game':<10} {'players':>7} {'kernel steps/s':>15} {'games/s':>10} "
+          f"{'engine steps/s':>15} {'games/s':>9} {'ratio':>7}")  # fmt: skip
+    for game_id in args.only or fast_games():
+        spec = get_game(game_id).game_class.spec
+        for players in spec.player_counts:
+            k_steps, _, k_games = kernel_rate(spec.id, players, args.games)
+            e_steps, e_games = engine_rate(spec.id, players, args.seconds)
+            print(
+                f"{spec.id:<10} {players:>7} {k_steps:>15,.0f} {k_games:>10,.0f} {e_steps:>15,.0f} {e_games:>9,.0f} "
+                f"{k_steps / e_steps:>6.0f}x",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
