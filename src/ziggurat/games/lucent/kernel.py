@@ -32,7 +32,7 @@ CHANCE = -1
 # cfg fields
 _P, _KINDS, _WILD, _GEO, _REMOVALS, _FOCUS_DEALT, _GEOMANCERS, _POINTS, _MAX_LEN = range(9)
 
-Config = tuple[np.ndarray, ...]
+Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 SUPPORTS_T = np.asarray(SUPPORTS, np.int32)
 ABOVE_T = np.full((NUM_SLOTS, 2, 2), -1, np.int32)  # [slot, i] = (slot above, its other support)
@@ -321,12 +321,12 @@ def _trace(
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play one random game per seed: (scores, ranks, decisions, steps)."""
-    return _play(*config, np.ascontiguousarray(seeds, np.uint64))  # type: ignore[call-arg]
+    return _play(*config, np.ascontiguousarray(seeds, np.uint64))
 
 
 def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
-    return _trace(*config, np.uint64(seed))  # type: ignore[call-arg]
+    return _trace(*config, np.uint64(seed))
 
 
 KERNEL = GameKernel("lucent", unsupported, prepare, play, trace)

@@ -34,7 +34,9 @@ NOT_CANDIDATE = 9
 # cfg fields
 _P, _KINDS, _COBRA, _COLOURS, _MAX_LEN = range(5)
 
-Config = tuple[np.ndarray, ...]
+Config = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
 
 
 def _table(rows: list[tuple[int, ...]], width: int) -> np.ndarray:
@@ -285,12 +287,12 @@ def _trace(
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Play one random game per seed: (scores, ranks, decisions, steps)."""
-    return _play(*config, np.ascontiguousarray(seeds, np.uint64))  # type: ignore[call-arg]
+    return _play(*config, np.ascontiguousarray(seeds, np.uint64))
 
 
 def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
-    return _trace(*config, np.uint64(seed))  # type: ignore[call-arg]
+    return _trace(*config, np.uint64(seed))
 
 
 KERNEL = GameKernel("pyramix", unsupported, prepare, play, trace)
