@@ -19,9 +19,14 @@ from ziggurat.web.preview import CHROMIUM, CHROMIUM_ARGS
 ARTIFACTS = Path(os.environ.get("ZIGGURAT_ARTIFACTS", "test-artifacts")) / "screenshots"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """One headless Chromium for the test process."""
+    """One headless Chromium per test module.
+
+    Not per session: Playwright's sync API keeps an event loop running in the
+    thread while it is open, and a later test of the same xdist worker that
+    calls ``asyncio.run`` (the server's leak and scale-out tests) would fail.
+    """
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
