@@ -80,10 +80,8 @@ def game_seed(seed: int, index: int) -> int:
 
 def play_game(game: Game, seats: Sequence[str], seed: int, bot_options: BotOptions | None = None) -> dict[str, Any]:
     """Play one seeded game with the named bots; return its result row (without run fields)."""
-    opts = bot_options or {}
-    bots = [make_bot(name, game, p, seed, **dict(opts.get(name, {}))) for p, name in enumerate(seats)]
     match = Match(game, seed)
-    match.run_bots(bots)
+    match.run_bots(match.seat_bots(seats, bot_options))
     state = match.state
     outcome = state.outcome()
     decisions = sum(1 for actor, _ in state.history if actor >= 0)

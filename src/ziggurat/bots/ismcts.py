@@ -178,6 +178,11 @@ class ISMCTSBot(Bot):
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ API
+    @property
+    def remembers(self) -> bool:
+        """True when the tree is kept between moves (a resumed game lets the bot think them again)."""
+        return self.reuse
+
     def choose(self, state: State) -> int:
         """The most visited legal action after the search."""
         me = self.player

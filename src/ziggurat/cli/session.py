@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, Match, ZigguratError, get_game, make_bot
+from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, Match, ZigguratError, get_game
 from ziggurat.core.game import Game, State
 
 
@@ -41,7 +41,7 @@ class PlaySession:
         self.watch = watch
         self.input_fn = input_fn
         self.entry = get_game(game.spec.id)
-        self.bots = {p: make_bot(name, game, p, seed) for p, name in enumerate(seats) if name != "human"}
+        self.bots = {p: self.match.make_bot(name, p) for p, name in enumerate(seats) if name != "human"}
         self.humans = [p for p, name in enumerate(seats) if name == "human"]
         self._at_keyboard: int | None = None
 
@@ -66,7 +66,7 @@ class PlaySession:
                 simultaneous = state.is_simultaneous_node()
                 for p in state.players_to_move():
                     if p in self.bots:
-                        action = self.bots[p].choose(m.determinisation(p))
+                        action = m.decide(self.bots[p], p)
                     else:
                         action = self.ask(p)
                     line = f"{self.label(p)}: {state.action_to_text(action, p)}"

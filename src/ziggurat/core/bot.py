@@ -3,6 +3,11 @@
 The driver never hands a bot the true state of a game with hidden information:
 it hands it a *determinisation*, ``state.resample(player, rng)``, a full state
 consistent with what that player can see. A bot therefore cannot peek.
+
+Nor can it rebuild the deck from its seed: a driver (:class:`~ziggurat.core.match.Match`)
+gives a bot only seeds derived one way from the game's secret root
+(:mod:`ziggurat.core.seeds`), a fresh one for every decision (:meth:`Bot.reseed`),
+so a game resumed from its record goes on exactly as it would have.
 """
 
 from __future__ import annotations
@@ -34,6 +39,20 @@ class Bot(ABC):
         self.game = game
         self.player = player
         self.rng = seeded_rng(seed, "bot", self.name, player)
+
+    @property
+    def remembers(self) -> bool:
+        """True if the bot carries something from one decision to the next (a search tree).
+
+        A driver resuming a saved game lets such a bot think its earlier
+        decisions again (:meth:`~ziggurat.core.match.Match.catch_up`), so that it
+        goes on as if it had never stopped.
+        """
+        return False
+
+    def reseed(self, seed: int | str) -> None:
+        """Start a new random stream (the driver does it before each decision)."""
+        self.rng = seeded_rng(seed, "bot", self.name, self.player)
 
     @abstractmethod
     def choose(self, state: State) -> int:

@@ -1,5 +1,14 @@
 """Driving a game: chance from a seeded RNG, bots fed determinisations, records out.
 
+Every random stream of a match is derived one way from its secret root seed
+(:mod:`ziggurat.core.seeds`): chance from ``(seed, "chance")``, and for decision
+``n`` of player ``p`` (their ``n``-th own action, counted from 0) the bot's
+stream from ``(seed, "bot", p, n)`` and its determinisation from ``(seed,
+"determinise", p, n)``. A bot never sees the root or the chance seed, so it
+cannot rebuild the deck; and since everything is a function of the record (root
+seed and actions), a game resumed from its record goes on exactly as the
+uninterrupted one.
+
 >>> from ziggurat.core.registry import make_game
 >>> a = Match(make_game("kuhnah", 3), seed=7); a.run_bots(["random"] * 3)
 >>> b = Match(make_game("kuhnah", 3), seed=7); b.run_bots(["random"] * 3)
@@ -11,29 +20,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from ziggurat.core.bot import Bot, seeded_rng
+from ziggurat.core.bot import Bot
 from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import make_bot
+from ziggurat.core.seeds import derive_seed, derived_rng
 
 
 class Match:
-    """One game in progress with its seed.
+    """One game in progress with its (secret) root seed.
 
-    Chance outcomes come from ``seeded_rng(seed, "chance")``, one draw per chance
-    node, so resuming a saved game continues the same stream.
+    Chance outcomes come from ``derived_rng(seed, "chance")``, one draw per
+    chance node, so resuming a saved game continues the same stream.
     """
 
     def __init__(self, game: Game, seed: int, state: State | None = None):
         self.game = game
         self.seed = seed
         self.state = state if state is not None else game.new_initial_state()
-        self.chance_rng = seeded_rng(seed, "chance")
-        self.view_rng = seeded_rng(seed, "determinise")
+        self.chance_rng = derived_rng(seed, "chance")
         for player, _ in self.state.history:
             if player == CHANCE:
                 self.chance_rng.random()
+        self._counted: tuple[State | None, int] = (None, 0)
+        self._decisions = [0] * game.num_players
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Match:
@@ -41,22 +53,92 @@ class Match:
         state = record.replay()
         return cls(state.game, record.seed if record.seed is not None else 0, state)
 
+    # ------------------------------------------------------------- streams
+    def decision_number(self, player: int) -> int:
+        """How many actions ``player`` has taken so far (the number of their next decision)."""
+        state = self.state
+        history = state.history
+        seen_state, seen = self._counted
+        if seen_state is not state or seen > len(history):
+            seen_state, seen = state, 0
+            self._decisions = [0] * self.game.num_players
+        decisions = self._decisions
+        for actor, _ in history[seen:]:
+            if actor >= 0:
+                decisions[actor] += 1
+        self._counted = (state, len(history))
+        return decisions[player]
+
+    def bot_seed(self, player: int, decision: int | None = None) -> int:
+        """The seed a bot of ``player`` gets (for ``decision``; without it, the one it is built with)."""
+        if decision is None:
+            return derive_seed(self.seed, "bot", player)
+        return derive_seed(self.seed, "bot", player, decision)
+
+    def make_bot(self, name: str, player: int, **params: Any) -> Bot:
+        """A registered bot for ``player``, seeded apart from the chance stream."""
+        return make_bot(name, self.game, player, self.bot_seed(player), **params)
+
+    # ------------------------------------------------------------- driving
     def resolve_chance(self) -> None:
         """Apply chance outcomes until a player (or nobody) is to move."""
         state = self.state
         while state.current_player() == CHANCE:
             state.apply_action(state.sample_chance(self.chance_rng))
 
-    def determinisation(self, player: int) -> State:
+    def determinisation(self, player: int, decision: int | None = None) -> State:
         """What a bot for ``player`` is shown: a state consistent with its view."""
         if self.game.spec.has_hidden_information:
-            return self.state.resample(player, self.view_rng)
+            n = self.decision_number(player) if decision is None else decision
+            return self.state.resample(player, derived_rng(self.seed, "determinise", player, n))
         return self.state.clone()
+
+    def decide(self, bot: Bot, player: int) -> int:
+        """``bot``'s action for ``player`` now: reseeded for this decision, shown a determinisation."""
+        n = self.decision_number(player)
+        bot.reseed(self.bot_seed(player, n))
+        return bot.choose(self.determinisation(player, n))
+
+    def catch_up(self, bot: Bot, player: int) -> None:
+        """Let a bot that ``remembers`` think ``player``'s past decisions again (after a resume).
+
+        A bot that carries nothing between decisions needs none of this.
+        """
+        if not bot.remembers:
+            return
+        saved = self.state
+        replay = self.game.new_initial_state()
+        n = 0
+        try:
+            for actor, action in saved.history:
+                if actor == player:
+                    self.state = replay
+                    bot.reseed(self.bot_seed(player, n))
+                    bot.choose(self.determinisation(player, n))
+                    n += 1
+                replay.apply_action(action, None if actor == CHANCE else actor)
+        finally:
+            self.state = saved
 
     def apply(self, action: int, player: int | None = None) -> None:
         """Apply a player's action, then any chance that follows."""
         self.state.apply_action(action, player)
         self.resolve_chance()
+
+    def seat_bots(self, bots: Sequence[Bot | str], params: Any = None) -> list[Bot]:
+        """Bots for every seat: names are made here (seeded apart, caught up with the game so far).
+
+        ``params`` maps a bot name to its options.
+        """
+        if len(bots) != self.game.num_players:
+            raise ValueError(f"{len(bots)} bots for {self.game.num_players} players")
+        seats = []
+        for p, b in enumerate(bots):
+            if isinstance(b, str):
+                b = self.make_bot(b, p, **dict((params or {}).get(b, {})))
+                self.catch_up(b, p)
+            seats.append(b)
+        return seats
 
     def run_bots(
         self,
@@ -64,17 +146,19 @@ class Match:
         on_action: Callable[[State, int, int], None] | None = None,
         max_steps: int | None = None,
     ) -> None:
-        """Play to the end (or ``max_steps`` decisions) with a bot in every seat."""
-        seats = [make_bot(b, self.game, p, self.seed) if isinstance(b, str) else b for p, b in enumerate(bots)]
-        if len(seats) != self.game.num_players:
-            raise ValueError(f"{len(seats)} bots for {self.game.num_players} players")
+        """Play to the end (or ``max_steps`` decisions) with a bot in every seat.
+
+        Bots given by name are made by :meth:`seat_bots`; bot objects are used as
+        they are (seeded per decision all the same).
+        """
+        seats = self.seat_bots(bots)
         self.resolve_chance()
         steps = 0
         while not self.state.is_terminal():
             if max_steps is not None and steps >= max_steps:
                 return
             for player in self.state.players_to_move():
-                action = seats[player].choose(self.determinisation(player))
+                action = self.decide(seats[player], player)
                 if on_action is not None:
                     on_action(self.state, player, action)
                 self.state.apply_action(action, player)
@@ -82,7 +166,7 @@ class Match:
             self.resolve_chance()
 
     def record(self, seats: Sequence[str] = ()) -> GameRecord:
-        """The record of the game so far."""
+        """The record of the game so far (it holds the root seed: it is the owner's)."""
         return GameRecord.from_state(self.state, self.seed, seats)
 
 

@@ -24,13 +24,14 @@ True
   is handed a determinisation (``state.resample``), never the true state. At a
   simultaneous decision the bots choose on determinisations taken before the
   agent's choice is applied, so they cannot see it.
-* Chance and the bots are seeded from ``reset(seed=...)``.
+* Chance and the bots are seeded from ``reset(seed=...)`` through a
+  :class:`~ziggurat.core.match.Match`: a bot only ever gets seeds derived one
+  way from the episode's root, never the chance stream's.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,8 +40,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ziggurat.core.bot import Bot
-from ziggurat.core.game import CHANCE, Game, State
-from ziggurat.core.registry import make_bot, make_game
+from ziggurat.core.game import Game, State
+from ziggurat.core.match import Match
+from ziggurat.core.registry import make_game
 from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
 
 __all__ = ["ZigguratEnv"]
@@ -87,9 +89,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         low, high = value_bounds(self.game)
         self.observation_space = spaces.Box(low=low, high=high, shape=(tensor_size(self.game),), dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.state: State = self.game.new_initial_state()
-        self._chance = random.Random(0)
-        self._views = random.Random(0)
+        self._match = Match(self.game, 0)
         self._bots: dict[int, Bot] = {}
         self._done = True
 
@@ -97,15 +97,13 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
     def _seat_players(self) -> list[int]:
         return [p for p in range(self.game.num_players) if p != self.seat]
 
-    def _determinisation(self, player: int) -> State:
-        if self.game.spec.has_hidden_information:
-            return self.state.resample(player, self._views)
-        return self.state.clone()
+    @property
+    def state(self) -> State:
+        """The game's true state (for tests and wrappers; the agent sees only observations)."""
+        return self._match.state
 
     def _resolve_chance(self) -> None:
-        state = self.state
-        while state.current_player() == CHANCE:
-            state.apply_action(state.sample_chance(self._chance))
+        self._match.resolve_chance()
 
     def _play_opponents(self) -> None:
         """Let the bots move until the seat must decide or the game ends."""
@@ -115,7 +113,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
             movers = state.players_to_move()
             if self.seat in movers:
                 return
-            choices = [(p, self._bots[p].choose(self._determinisation(p))) for p in movers]
+            choices = [(p, self._match.decide(self._bots[p], p)) for p in movers]
             for p, a in choices:
                 state.apply_action(a, p)
             self._resolve_chance()
@@ -142,11 +140,9 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         """Deal a new game and play the bots up to the seat's first decision."""
         super().reset(seed=seed)
         base = int(self.np_random.integers(2**62))
-        self._chance = random.Random(f"{base}/chance")
-        self._views = random.Random(f"{base}/determinise")
+        self._match = Match(self.game, base)
         seats = zip(self._seat_players(), self.opponent_names, strict=True)
-        self._bots = {p: make_bot(name, self.game, p, base, **self.bot_params) for p, name in seats}
-        self.state = self.game.new_initial_state()
+        self._bots = {p: self._match.make_bot(name, p, **self.bot_params) for p, name in seats}
         self._done = False
         self._play_opponents()
         self._done = self.state.is_terminal()
@@ -165,7 +161,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
             return self._obs(), self.illegal_penalty, True, False, info
         # Other players deciding at the same (simultaneous) node choose before seeing ours.
         others = [p for p in state.players_to_move() if p != self.seat]
-        choices = [(p, self._bots[p].choose(self._determinisation(p))) for p in others]
+        choices = [(p, self._match.decide(self._bots[p], p)) for p in others]
         state.apply_action(a, self.seat)  # raises IllegalActionError on an illegal action, state unchanged
         for p, b in choices:
             state.apply_action(b, p)
