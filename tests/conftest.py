@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.server.pg import TempPostgres
 from tests.server.util import LiveServer
+
+# The fuzz tests' budget: "ci" (the default, and what `make test` runs) keeps the whole suite well
+# under its time limit; HYPOTHESIS_PROFILE=deep runs many more cases per loader when hunting.
+FUZZ_EXAMPLES = {"ci": 60, "deep": 2000}
+for _name, _n in FUZZ_EXAMPLES.items():
+    settings.register_profile(
+        _name,
+        max_examples=_n,
+        deadline=None,
+        derandomize=_name == "ci",
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")

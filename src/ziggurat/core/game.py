@@ -23,6 +23,7 @@ methods here do the checking, the history and the caching once for all games.
 from __future__ import annotations
 
 import json
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,7 @@ from ziggurat.core.errors import (
     NotOverError,
     ParseActionError,
     RecordError,
+    ZigguratError,
 )
 from ziggurat.core.outcome import Outcome, ranks_from_keys, returns_from_ranks
 from ziggurat.core.spec import GameSpec, OptionValue
@@ -312,7 +314,15 @@ class State(ABC):
         return player
 
     def apply_action(self, action: int, player: int | None = None) -> None:
-        """Check and apply one action (see the module docstring)."""
+        """Check and apply one action (see the module docstring).
+
+        An id that is not an integer (a float, a bool, a text) is refused
+        before anything else, so ``1.0`` or ``True`` never pass for ``1``.
+        """
+        if type(action) is not int:
+            action = self._as_id(action)
+        if player is not None and type(player) is not int:
+            player = self._as_player(player)
         actor = self._actor(player)
         if actor >= 0 and actor == self.current_player():
             legal = self._legal
@@ -327,6 +337,23 @@ class State(ABC):
         self._apply(action, actor)
         self.history.append((actor, action))
         self._legal = None
+
+    def _as_id(self, action: object) -> int:
+        """``action`` as a plain int if it is an integer of another type (numpy's), else ParseActionError."""
+        if not isinstance(action, bool):
+            try:
+                return int(operator.index(action))  # type: ignore[arg-type]
+            except TypeError:
+                pass
+        raise ParseActionError(f"{action!r} is not an action id of {self.game.spec.name}: ids are whole numbers")
+
+    def _as_player(self, player: object) -> int:
+        if not isinstance(player, bool):
+            try:
+                return int(operator.index(player))  # type: ignore[arg-type]
+            except TypeError:
+                pass
+        raise ParseActionError(f"{player!r} is not a player number")
 
     def _reject(self, action: object, actor: int) -> None:
         limit = self.game.max_chance_outcomes if actor == CHANCE else self.game.num_actions
@@ -365,11 +392,28 @@ class State(ABC):
         """
         if not isinstance(text, str) or not text.strip():
             raise ParseActionError("an empty text is not an action")
+        if player is not None and type(player) is not int:
+            player = self._as_player(player)
         actor = self._actor(player)
-        action = self._parse(" ".join(text.strip().lower().split()), actor)
+        words = " ".join(text.strip().lower().split())
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        if any(ch.isnumeric() and not "0" <= ch <= "9" for ch in words):
+            raise ParseActionError(f"{shown!r} is not an action: write numbers with the digits 0-9")
+        try:
+            action = self._parse(words, actor)
+        except ZigguratError:
+            raise
+        except (ValueError, LookupError, TypeError, ArithmeticError):
+            # a game's parser tripping over a malformed text is still just a malformed text
+            raise ParseActionError(f"{shown!r} is not an action of {self.game.spec.name}") from None
+        if type(action) is not int or not 0 <= action < self._limit(actor):
+            raise ParseActionError(f"{shown!r} is not an action of {self.game.spec.name}")
         if action not in self.legal_actions(actor):
             raise IllegalActionError(self._explain_illegal(action, actor))
         return action
+
+    def _limit(self, actor: int) -> int:
+        return self.game.max_chance_outcomes if actor == CHANCE else self.game.num_actions
 
     def apply_text(self, text: str, player: int | None = None) -> int:
         """Parse and apply an action text; return its id."""
