@@ -1,9 +1,12 @@
 """The registry: look games and bots up by id or alias.
 
-Games register themselves: every package under ``ziggurat.games`` exposes an
-``ENTRY`` (a :class:`GameEntry`), found by scanning the package, so adding a game
-touches only its own folder. Bots register with :func:`register_bot` from the
-``ziggurat.bots`` package.
+Core knows no game and no bot: they are found through the package entry
+points ``ziggurat.games`` and ``ziggurat.bots`` (declared in ``pyproject.toml``,
+so a separate package can add its own). A ``ziggurat.games`` entry point names a
+:class:`GameEntry` or a function returning them (the built-in one scans the
+``ziggurat.games`` package, so adding a game touches only its own folder); a
+``ziggurat.bots`` entry point names a module that calls :func:`register_bot`
+when imported, or a function that does.
 
 >>> game = make_game("kuh-nah", players=3)
 >>> game.spec.id
@@ -12,9 +15,8 @@ touches only its own folder. Bots register with :func:`register_bot` from the
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import unicodedata
+from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -110,21 +112,28 @@ def register_bot(name: str, factory: Callable[..., Bot], description: str) -> No
     _bots[name] = BotEntry(name, factory, description)
 
 
+GAMES_GROUP = "ziggurat.games"
+BOTS_GROUP = "ziggurat.bots"
+
+
 def _discover() -> None:
     global _discovered
     if _discovered:
         return
     _discovered = True
-    import ziggurat.games as games_pkg
+    for ep in sorted(entry_points(group=GAMES_GROUP), key=lambda e: e.name):
+        found = ep.load()
+        entries = found() if callable(found) and not isinstance(found, GameEntry) else found
+        for entry in [entries] if isinstance(entries, GameEntry) else entries:
+            if isinstance(entry, GameEntry):
+                register_game(entry)
+    for ep in sorted(entry_points(group=BOTS_GROUP), key=lambda e: e.name):
+        found = ep.load()
+        if callable(found):
+            found()
 
-    for info in sorted(pkgutil.iter_modules(games_pkg.__path__), key=lambda i: i.name):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"ziggurat.games.{info.name}")
-        entry = getattr(module, "ENTRY", None)
-        if isinstance(entry, GameEntry):
-            register_game(entry)
-    importlib.import_module("ziggurat.bots")
+
+_NOT_INSTALLED = " (none is registered: is ziggurat installed? `make setup` or `pip install -e .` declares them)"
 
 
 def game_ids() -> list[str]:
@@ -140,7 +149,7 @@ def get_game(name: str) -> GameEntry:
     key = _game_keys.get(normalise(name))
     if key is None:
         known = ", ".join(game_ids())
-        raise UnknownGameError(f"no game called {name!r} (games: {known})")
+        raise UnknownGameError(f"no game called {name!r} " + (f"(games: {known})" if known else _NOT_INSTALLED))
     return _games[key]
 
 
@@ -169,7 +178,8 @@ def get_bot(name: str) -> BotEntry:
     _discover()
     entry = _bots.get(name.strip().lower())
     if entry is None:
-        raise UnknownBotError(f"no bot called {name!r} (bots: {', '.join(bot_names())})")
+        known = ", ".join(bot_names())
+        raise UnknownBotError(f"no bot called {name!r} " + (f"(bots: {known})" if known else _NOT_INSTALLED))
     return entry
 
 

@@ -1,4 +1,4 @@
-"""K'uh Nah: one test per rule of the rulebook and RULINGS.md, and the rulebook's examples."""
+"""K'uh Nah: one test per rule of the rulebook and docs/rulings.md, and the rulebook's examples."""
 
 from __future__ import annotations
 

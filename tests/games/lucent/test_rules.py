@@ -1,4 +1,4 @@
-"""Lucent's rules, one test per rule (see shared/RULINGS.md and the rulebook gem-pyramid.txt)."""
+"""Lucent's rules, one test per rule (see docs/rulings.md and the rulebook gem-pyramid.txt)."""
 
 from __future__ import annotations
 

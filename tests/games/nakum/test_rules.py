@@ -1,4 +1,4 @@
-"""Nakum: a test per rule of the rulebook and RULINGS.md, on hand-built positions."""
+"""Nakum: a test per rule of the rulebook and docs/rulings.md, on hand-built positions."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ def labels(places: list[int]) -> list[str]:
 
 
 def oracle_legal(state: PyramixState) -> list[int]:
-    """The removal rules written straight from RULINGS.md, slowly, on coordinates."""
+    """The removal rules written straight from docs/rulings.md, slowly, on coordinates."""
     grid = state.grid
     cobra = state.game.cobra
 

@@ -1,4 +1,4 @@
-"""Pyramix: one test per rule of RULINGS.md on hand-built positions, and the rulebook's example."""
+"""Pyramix: one test per rule of docs/rulings.md on hand-built positions, and the rulebook's example."""
 
 from __future__ import annotations
 

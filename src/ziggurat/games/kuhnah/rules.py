@@ -1,4 +1,4 @@
-"""K'uh Nah's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+"""K'uh Nah's rules, top to bottom like the rulebook (see ``docs/rulings.md``).
 
 Setup is chance: cards are removed unseen one at a time, two are flipped into
 the Quarry, and (if asked) the start player is drawn. A turn is either *jade*

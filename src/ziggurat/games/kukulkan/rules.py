@@ -1,4 +1,4 @@
-"""Kukulkán's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+"""Kukulkán's rules, top to bottom like the rulebook (see ``docs/rulings.md``).
 
 A round: the die is rolled (chance, six outcomes); then every player chooses at
 the same time (a SIMULTANEOUS node) one action using the rolled number ``n``:

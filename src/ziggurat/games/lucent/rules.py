@@ -1,4 +1,4 @@
-"""Lucent's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+"""Lucent's rules, top to bottom like the rulebook (see ``docs/rulings.md``).
 
 Setup is chance. With ``wildcards``, gems are removed unseen one at a time and
 the Wildcards join the deck; with ``geomancers``, every player first gets one

@@ -1,4 +1,4 @@
-"""Nakum's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+"""Nakum's rules, top to bottom like the rulebook (see ``docs/rulings.md``).
 
 Setup is chance, one card at a time: two offerings, five market cards, three
 heritage cards for every player. Then everyone plays a heritage card at the same

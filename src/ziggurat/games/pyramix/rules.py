@@ -1,4 +1,4 @@
-"""Pyramix's rules, top to bottom like the rulebook (see ``shared/RULINGS.md``).
+"""Pyramix's rules, top to bottom like the rulebook (see ``docs/rulings.md``).
 
 Setup is chance: the 56 places are filled in index order (``a1`` .. ``f1``), one
 chance draw per place; the outcome is the *kind* of the cube put there (``blue
