@@ -21,11 +21,9 @@ def _imports(path: Path) -> set[str]:
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
-        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
-            "import_module",
-            "__import__",
-        ):
-            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            if name in ("import_module", "__import__") and isinstance(node.args[0].value, str):
                 found.add(node.args[0].value)
     return found
 

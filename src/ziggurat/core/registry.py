@@ -16,9 +16,9 @@ when imported, or a function that does.
 from __future__ import annotations
 
 import unicodedata
-from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from ziggurat.core.errors import UnknownBotError, UnknownGameError
