@@ -62,26 +62,25 @@ def test_a_human_answers_by_number_or_text_and_bad_input_re_asks(tmp_path: Path)
     assert "(you)" in result.output
 
 
-def test_hot_seat_hides_the_table_until_the_next_player_confirms() -> None:
+def test_hot_seat_is_refused_when_the_output_is_not_a_terminal() -> None:
     result = runner.invoke(
-        app,
-        ["play", "kuhnah", "--players", "2", "--seats", "human,human", "--seed", "1"],
-        input="\n1\n" * 400,
+        app, ["play", "kuhnah", "--players", "2", "--seats", "human,human", "--seed", "1"], input="\n1\n" * 400
     )
-    assert result.exit_code == 0, result.output
-    assert "Pass the keyboard to Player 2 (human)" in result.output
-    assert "press Enter when only you can see the screen" in result.output
+    assert result.exit_code == 2 and "hot seat (several humans) needs a terminal" in result.output
 
 
-def test_quitting_keeps_what_was_played(tmp_path: Path) -> None:
+def test_quitting_keeps_what_was_played_and_exits_non_zero(tmp_path: Path) -> None:
     save = tmp_path / "partial.json"
     result = runner.invoke(
         app,
         ["play", "kuhnah", "--seats", "human,random", "--seed", "2", "--save", str(save)],
         input="1\n1\nq\n",
     )
-    assert result.exit_code == 0 and "Game stopped" in result.output
-    assert GameRecord.load(save).result is None
+    assert result.exit_code == 1 and "Game stopped" in result.output
+    assert f"ziggurat play --resume {save}" in result.output
+    assert "seed 2" not in result.output, "the seed is shown only once the game is over"
+    record = GameRecord.load(save)
+    assert record.result is None and sum(1 for p, _ in record.actions if p == 0) == 2
 
 
 def test_bad_arguments_are_clear_errors(tmp_path: Path) -> None:
@@ -95,6 +94,7 @@ def test_bad_arguments_are_clear_errors(tmp_path: Path) -> None:
         (["play", "kuhnah", "--option", "open-jade=perhaps"], "true or false"),
         (["play", "kuhnah", "--deck", str(tmp_path / "missing.toml")], "cannot read the card list"),
         (["play", "kuhnah", "--save", str(tmp_path / "no" / "g.json")], "does not exist"),
+        (["play", "kuhnah", "--save", str(tmp_path)], "it is a folder"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args, input="q\n")
@@ -118,7 +118,7 @@ def test_replay_rejects_a_corrupt_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 2 and "step 1" in result.output
     result = runner.invoke(app, ["replay", str(tmp_path / "none.json")])
-    assert result.exit_code == 2 and "cannot read" in result.output
+    assert result.exit_code == 2 and "cannot read" in result.output and "as a game record" in result.output
 
 
 def test_player_count_follows_the_seats_when_not_given() -> None:

@@ -68,7 +68,7 @@ def _setup_of(game: Game, label: str = "base") -> Setup:
 
 def _progress() -> Progress:
     return Progress(
-        TextColumn("[bold]{task.description}"),
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("games"),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ziggurat.core import ZigguratError, bot_names, game_ids, get_bot, get_game
 from ziggurat.core.game import Game
@@ -22,14 +25,14 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err_console = Console(stderr=True)
+# markup=False: text from users, files and records is printed as it is, never read as markup.
+console = Console(markup=False)
+err_console = Console(stderr=True, markup=False)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print a clear error and return the exit to raise."""
-    # escaped: a message may quote brackets (pip extras, user input) that rich would read as markup
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    err_console.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -95,7 +98,7 @@ def rules(game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah
     except ZigguratError as exc:
         raise fail(str(exc)) from None
     spec = entry.game_class.spec
-    console.print(f"[bold]{spec.name}[/] ({spec.id})", highlight=False)
+    console.print(Text.assemble((spec.name, "bold"), f" ({spec.id})"), highlight=False)
     console.print(entry.rules, highlight=False, markup=False)
     if spec.options:
         console.print("Options and variants:", style="bold")
@@ -106,41 +109,106 @@ def rules(game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah")],
+    game: Annotated[str | None, typer.Argument(help="game id or name, e.g. kuhnah (not with --resume)")] = None,
     players: Annotated[
         int | None, typer.Option("--players", "-p", help="number of players (default: as many as --seats, else 2)")
     ] = None,
     seats: Annotated[
         str | None, typer.Option(help="comma-separated seats: human or a bot name (default: you against random bots)")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="seed for chance and bots (printed if not given)")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed for chance and bots (shown when the game is over)")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v", help="a rule variant (repeatable)")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE (repeatable)")] = None,
     deck: Annotated[Path | None, typer.Option(help="a card list file of your own (games with a deck option)")] = None,
-    save: Annotated[Path | None, typer.Option(help="write the game record here (JSON)")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the game record here (JSON), also if the game stops")] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="go on with the unfinished game of this record (from play --save)")
+    ] = None,
+    allow_content_paths: Annotated[
+        bool, typer.Option("--allow-content-paths", help="with --resume: let the record name content files to read")
+    ] = False,
     watch: Annotated[bool, typer.Option(help="with only bots: draw the table after every move")] = False,
 ) -> None:
-    """Play a game in the terminal against bots or friends (hot seat)."""
-    from ziggurat.cli.session import PlaySession
+    """Play a game in the terminal against bots or friends (hot seat); stop any time, go on with --resume."""
+    from ziggurat.cli.session import PlaySession, sigint_deferred
+    from ziggurat.core import GameRecord, Match
 
     try:
-        if players is None:
-            spec = get_game(game).game_class.spec
-            players = len(_split_seats(seats)) if seats else max(spec.min_players, min(2, spec.max_players))
-        g = build_game(game, players, variant, option, deck)
-        seat_names = _parse_seats(seats, g.num_players)
-        if save is not None and not save.parent.exists():
-            raise ZigguratError(f"cannot save to {save}: folder {save.parent} does not exist")
-        if seed is None:
-            seed = secrets.randbelow(10**6)
-            console.print(f"seed {seed} (use --seed {seed} to play this game again)", style="dim")
-        session = PlaySession(g, seat_names, seed, console=console, watch=watch)
+        if save is not None:
+            check_output_file(save, "save the record to")
+        match = None
+        if resume is not None:
+            if game is not None or players is not None or variant or option or deck is not None or seed is not None:
+                raise ZigguratError("--resume takes the game, players, options and seed from the record: give none")
+            record = GameRecord.load(resume, allow_paths=allow_content_paths)
+            match = Match.from_record(record)
+            if match.state.is_terminal():
+                raise ZigguratError(f"the game in {resume} is over: see it with ziggurat replay {resume}")
+            if record.seed is None:
+                match = Match(match.game, secrets.randbits(63), match.state)
+            g = match.game
+            names = seats if seats is not None else (",".join(record.seats) if record.seats else None)
+            seat_names = _parse_seats(names, g.num_players)
+            seed = match.seed
+        else:
+            if game is None:
+                raise ZigguratError("name a game to play (ziggurat games lists them), or --resume a saved one")
+            if players is None:
+                spec = get_game(game).game_class.spec
+                players = len(_split_seats(seats)) if seats else max(spec.min_players, min(2, spec.max_players))
+            g = build_game(game, players, variant, option, deck)
+            seat_names = _parse_seats(seats, g.num_players)
+            if seed is None:
+                seed = secrets.randbits(63)  # unguessable: the deal must not be found by trying seeds
+        session = PlaySession(g, seat_names, seed, console=console, watch=watch, match=match)
     except ZigguratError as exc:
         raise fail(str(exc)) from None
-    session.run()
+    finished = session.run()
+    if finished:
+        console.print(Text(f"seed {seed} (use --seed {seed} to play this game again)", style="dim"))
     if save is not None:
-        session.match.record(seat_names).save(save)
-        console.print(f"record saved to {save}", style="dim")
+        try:
+            with sigint_deferred():
+                session.match.record(seat_names).save(save)
+        except OSError as exc:
+            raise fail(f"cannot save the record to {save}: {exc.strerror or exc}") from None
+        console.print(Text(f"record saved to {save}", style="dim"))
+    if finished:
+        return
+    if save is not None:
+        console.print(Text(f"to go on: ziggurat play --resume {save}", style="dim"))
+    else:
+        console.print(Text("nothing was saved (give --save FILE to keep an unfinished game)", style="dim"))
+    raise typer.Exit(130 if session.interrupted else 1)
+
+
+def check_output_file(path: Path, what: str = "write") -> None:
+    """Fail now, before any work, if ``path`` cannot be written (a folder, no such folder, no permission)."""
+    if path.is_dir():
+        raise ZigguratError(f"cannot {what} {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise ZigguratError(f"cannot {what} {path}: folder {path.parent} does not exist")
+    existed = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ZigguratError(f"cannot {what} {path}: {exc.strerror or exc}") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def check_output_folder(path: Path, what: str = "write to") -> None:
+    """Fail now, before any work, if files cannot be written in folder ``path`` (made if missing)."""
+    if path.exists() and not path.is_dir():
+        raise ZigguratError(f"cannot {what} {path}: it is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".ziggurat-write-check-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise ZigguratError(f"cannot {what} {path}: {exc.strerror or exc}") from None
 
 
 def _split_seats(seats: str | None) -> list[str]:
@@ -163,19 +231,54 @@ def _parse_seats(seats: str | None, players: int) -> list[str]:
 def replay(
     file: Annotated[Path, typer.Argument(help="a record written by play --save")],
     player: Annotated[
-        int | None, typer.Option(help="see the game as this player (1-based) instead of as a spectator")
+        int | None, typer.Option(help="see the game as this player (1-based) saw it, instead of as a spectator")
     ] = None,
     pause: Annotated[bool | None, typer.Option(help="wait for Enter between moves (default: when interactive)")] = None,
+    allow_content_paths: Annotated[
+        bool, typer.Option("--allow-content-paths", help="let the record name content files to read")
+    ] = False,
 ) -> None:
-    """Step through a saved game."""
+    """Step through a saved game, showing only what a spectator (or --player N) could see."""
     from ziggurat.cli.session import replay_record
     from ziggurat.core import GameRecord
 
     try:
-        record = GameRecord.load(file)
+        record = GameRecord.load(file, allow_paths=allow_content_paths)
         replay_record(record, console, player=None if player is None else player - 1, pause=pause)
     except ZigguratError as exc:
         raise fail(str(exc)) from None
+
+
+@app.command()
+def export(
+    file: Annotated[Path, typer.Argument(help="a record written by play --save (the full record: the owner's)")],
+    player: Annotated[int, typer.Option(help="the player (1-based) whose record to write")],
+    out: Annotated[Path | None, typer.Option(help="write here instead of printing (JSON)")] = None,
+    allow_content_paths: Annotated[
+        bool, typer.Option("--allow-content-paths", help="let the record name content files to read")
+    ] = False,
+) -> None:
+    """Write what one player saw of a game: their view at every step, no seed, nothing hidden from them."""
+    from ziggurat.core import GameRecord
+    from ziggurat.core.export import player_record
+
+    try:
+        if out is not None:
+            check_output_file(out, "write the player record to")
+        record = GameRecord.load(file, allow_paths=allow_content_paths)
+        if not 1 <= player <= record.players:
+            raise ZigguratError(f"--player must be between 1 and {record.players}")
+        text = json.dumps(player_record(record, player - 1), indent=1, ensure_ascii=False)
+    except ZigguratError as exc:
+        raise fail(str(exc)) from None
+    if out is None:
+        sys.stdout.write(text + "\n")
+        return
+    try:
+        out.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise fail(f"cannot write the player record to {out}: {exc.strerror or exc}") from None
+    err_console.print(Text(f"player {player}'s record written to {out}", style="dim"))
 
 
 # Analysis commands (arena, simulate) register themselves here.

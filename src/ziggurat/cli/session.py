@@ -2,29 +2,76 @@
 
 Everything a human is shown is drawn from ``state.view(player)``; chance
 outcomes are never printed (they may be hidden: a card removed unseen), and the
-choices made at a simultaneous node are printed only once all are in.
+choices made at a simultaneous node are printed only once all are in. Text that
+comes from a user, a file or a record is never read as terminal markup: the
+consoles here print with ``markup=False``.
+
+Hot seat (several humans at one keyboard) runs on the terminal's alternate
+screen, wiped (scrollback too) before the keyboard changes hands, so nobody can
+scroll back to the previous player's hand; it is refused when the output is not
+a terminal. In a simultaneous round each player makes their whole choice in one
+go, so the keyboard changes hands once per player per round.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 from rich.columns import Columns
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, Match, ZigguratError, get_game
+from ziggurat.core import SIMULTANEOUS, GameRecord, Match, ZigguratError, get_game
+from ziggurat.core.export import audience_steps, record_moments
 from ziggurat.core.game import Game, State
+
+ALT_SCREEN_ON = "\x1b[?1049h"
+ALT_SCREEN_OFF = "\x1b[?1049l"
+WIPE = "\x1b[H\x1b[2J\x1b[3J"  # home, clear the screen, clear the scrollback
 
 
 class QuitGame(Exception):
-    """A human asked to stop (or input ended)."""
+    """A human asked to stop, input ended, or Ctrl-C was pressed (``interrupted``)."""
+
+    def __init__(self, interrupted: bool = False):
+        super().__init__("interrupted" if interrupted else "quit")
+        self.interrupted = interrupted
+
+
+def is_terminal(file: TextIO | Any) -> bool:
+    """Whether ``file`` is really a terminal (not what an environment variable claims)."""
+    try:
+        return os.isatty(file.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+@contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Hold Ctrl-C off while something must finish (writing a record)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nothing to hold off
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class PlaySession:
-    """One game in the terminal. ``input_fn`` is replaceable for tests."""
+    """One game in the terminal. ``input_fn`` is replaceable for tests.
+
+    ``match`` continues a game already under way (``ziggurat play --resume``);
+    bots that carry something between decisions think their earlier ones again.
+    """
 
     def __init__(
         self,
@@ -34,60 +81,111 @@ class PlaySession:
         console: Console,
         watch: bool = False,
         input_fn: Callable[[str], str] = input,
+        match: Match | None = None,
     ):
-        self.match = Match(game, seed)
+        self.match = match if match is not None else Match(game, seed)
         self.seats = list(seats)
         self.console = console
         self.watch = watch
         self.input_fn = input_fn
         self.entry = get_game(game.spec.id)
         self.bots = {p: self.match.make_bot(name, p) for p, name in enumerate(seats) if name != "human"}
+        for p, bot in self.bots.items():
+            self.match.catch_up(bot, p)
         self.humans = [p for p, name in enumerate(seats) if name == "human"]
+        self.hot_seat = len(self.humans) > 1
+        if self.hot_seat and not is_terminal(console.file):
+            raise ZigguratError(
+                "hot seat (several humans) needs a terminal: the screen is wiped between players, "
+                "which a file or a pipe cannot do"
+            )
         self._at_keyboard: int | None = None
+        self._alt = False
 
     def label(self, player: int) -> str:
         """``Player 2 (random)``."""
         return f"Player {player + 1} ({self.seats[player]})"
+
+    def say(self, text: str, style: str = "") -> None:
+        """Print ``text`` as it is (no markup, no highlighting)."""
+        self.console.print(Text(text, style=style), soft_wrap=True)
 
     def draw(self, player: int | None) -> None:
         """Draw the table as ``player`` sees it (None: spectator)."""
         if self.entry.render is not None:
             self.console.print(self.entry.render(self.match.state.view(player), player))
 
+    def _raw(self, code: str) -> None:
+        self.console.file.write(code)
+        self.console.file.flush()
+
     def run(self) -> bool:
-        """Play to the end; return False if a human quit early."""
+        """Play to the end; return False if the game stopped early (quit, end of input, Ctrl-C).
+
+        A stop raises nothing: the match keeps everything played so far, ready
+        to be saved. ``self.interrupted`` tells a Ctrl-C from a quit.
+        """
         m = self.match
-        self.console.print(f"[bold]{m.game.describe()}[/] — " + ", ".join(map(self.label, range(len(self.seats)))))
+        self.interrupted = False
+        if self.hot_seat:
+            self._raw(ALT_SCREEN_ON + WIPE)
+            self._alt = True
         try:
-            m.resolve_chance()
-            held: list[str] = []
-            while not m.state.is_terminal():
-                state = m.state
-                simultaneous = state.is_simultaneous_node()
-                for p in state.players_to_move():
-                    if p in self.bots:
-                        action = m.decide(self.bots[p], p)
-                    else:
-                        action = self.ask(p)
-                    line = f"{self.label(p)}: {state.action_to_text(action, p)}"
-                    state.apply_action(action, p)
-                    if simultaneous:
-                        held.append(line)
-                    else:
-                        self.console.print(line, highlight=False)
-                if held and not state.is_simultaneous_node():
-                    self.console.print("Revealed together:", style="bold")
-                    for line in held:
-                        self.console.print("  " + line, highlight=False)
-                    held.clear()
-                m.resolve_chance()
-                if self.watch and not self.humans:
-                    self.draw(None)
-        except QuitGame:
-            self.console.print("Game stopped.", style="yellow")
+            self.say(m.game.describe() + " — " + ", ".join(map(self.label, range(len(self.seats)))), "bold")
+            self._play()
+        except QuitGame as stop:
+            self.interrupted = stop.interrupted
+            self._leave_screen()
+            self.say("Game stopped.", "yellow")
             return False
+        except KeyboardInterrupt:
+            self.interrupted = True
+            self._leave_screen()
+            self.say("Game stopped.", "yellow")
+            return False
+        self._leave_screen()
         self.finish()
         return True
+
+    def _leave_screen(self) -> None:
+        if self._alt:
+            self._raw(WIPE + ALT_SCREEN_OFF)
+            self._alt = False
+
+    def _play(self) -> None:
+        m = self.match
+        m.resolve_chance()
+        held: list[str] = []
+        while not m.state.is_terminal():
+            state = m.state
+            if state.is_simultaneous_node():
+                round_players = set(state.players_to_move())
+                for p in state.players_to_move():
+                    # the player's whole choice for the round, in one go (one hand-over per round)
+                    while (
+                        state.current_player() == SIMULTANEOUS
+                        and p in state.players_to_move()
+                        and set(state.players_to_move()) <= round_players
+                    ):
+                        held.append(self._move(p))
+            else:
+                self.say(self._move(state.current_player()))
+            if held and not state.is_simultaneous_node():
+                self.say("Revealed together:", "bold")
+                for line in held:
+                    self.say("  " + line)
+                held.clear()
+            m.resolve_chance()
+            if self.watch and not self.humans:
+                self.draw(None)
+
+    def _move(self, p: int) -> str:
+        """``p`` decides and the action is applied; return the line telling what they did."""
+        state = self.match.state
+        action = self.match.decide(self.bots[p], p) if p in self.bots else self.ask(p)
+        line = f"{self.label(p)}: {state.action_to_text(action, p)}"
+        state.apply_action(action, p)
+        return line
 
     def finish(self) -> None:
         """Show the final table, scores and ranks."""
@@ -101,25 +199,27 @@ class PlaySession:
         order = sorted(range(len(self.seats)), key=lambda p: outcome.ranks[p])
         for p in order:
             score = outcome.scores[p]
-            table.add_row(self.label(p), f"{score:g}", str(outcome.ranks[p]))
+            table.add_row(Text(self.label(p)), f"{score:g}", str(outcome.ranks[p]))
         self.console.print(table)
         winners = " and ".join(self.label(p) for p in outcome.winners)
-        self.console.print(f"Winner: {winners}" if len(outcome.winners) == 1 else f"Shared win: {winners}")
+        self.say(f"Winner: {winners}" if len(outcome.winners) == 1 else f"Shared win: {winners}")
 
     def _hand_over(self, player: int) -> None:
-        """With several humans at one keyboard, hide the table until the next one is there."""
-        if len(self.humans) > 1 and self._at_keyboard != player:
-            self.console.clear()
-            self.console.print(f"[bold]Pass the keyboard to {self.label(player)}.[/]")
+        """With several humans at one keyboard, wipe the screen until the next one is there."""
+        if self.hot_seat and self._at_keyboard != player:
+            self._raw(WIPE)
+            self.say(f"Pass the keyboard to {self.label(player)}.", "bold")
             self._read(f"{self.label(player)}, press Enter when only you can see the screen: ")
-            self.console.clear()
+            self._raw(WIPE)
         self._at_keyboard = player
 
     def _read(self, prompt: str) -> str:
         try:
             return self.input_fn(prompt)
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             raise QuitGame from None
+        except KeyboardInterrupt:
+            raise QuitGame(interrupted=True) from None
 
     def ask(self, player: int) -> int:
         """Show ``player`` their view and legal actions; return the chosen id."""
@@ -127,7 +227,7 @@ class PlaySession:
         state = self.match.state
         self.draw(player)
         choices = state.legal_action_texts(player)
-        self.console.print(f"[bold]{self.label(player)}[/], choose:")
+        self.say(f"{self.label(player)}, choose:", "bold")
         self.console.print(Columns([Text(f"{i:>3}. {text}") for i, (_, text) in enumerate(choices, 1)], padding=(0, 3)))
         while True:
             raw = self._read("number or action text (? help, q quit)> ").strip()
@@ -136,25 +236,31 @@ class PlaySession:
             if raw.lower() in ("q", "quit", "exit"):
                 raise QuitGame
             if raw in ("?", "help"):
-                self.console.print(
+                self.say(
                     "Type the number in front of an action, or the action text itself. "
-                    "'q' stops the game (a --save file keeps what was played)."
+                    "'q' stops the game (with --save the record keeps what was played; "
+                    "ziggurat play --resume FILE goes on)."
                 )
                 continue
-            if raw.isdigit():
+            if raw.isascii() and raw.isdigit():
                 index = int(raw)
                 if 1 <= index <= len(choices):
                     return choices[index - 1][0]
-                self.console.print(f"[red]There is no choice {index}: pick 1 to {len(choices)}.[/]")
+                self.say(f"There is no choice {index}: pick 1 to {len(choices)}.", "red")
                 continue
             try:
                 return state.action_from_text(raw, player)
             except ZigguratError as exc:
-                self.console.print(f"[red]{exc}[/]", highlight=False, soft_wrap=True)
+                self.say(str(exc), "red")
 
 
 def replay_record(record: GameRecord, console: Console, player: int | None = None, pause: bool | None = None) -> State:
-    """Step through ``record`` showing the view of ``player`` (None: spectator)."""
+    """Step through ``record`` as ``player`` (None: a spectator) saw it at the table.
+
+    Only what that audience could see at each moment is printed: its view,
+    and the moves as they reached it (others' simultaneous choices only once
+    revealed: a game saved in the middle of a round never shows them).
+    """
     final = record.replay()  # checks the whole record before showing anything
     game = final.game
     if player is not None and not 0 <= player < game.num_players:
@@ -162,33 +268,32 @@ def replay_record(record: GameRecord, console: Console, player: int | None = Non
     if pause is None:
         pause = sys.stdin.isatty()
     entry = get_game(game.spec.id)
-    seats = record.seats or ["?"] * game.num_players
-    console.print(f"[bold]Replay: {game.describe()}[/] (seed {record.seed})")
-    state = game.new_initial_state()
-    for n, (actor, action) in enumerate(record.actions, 1):
-        text = state.action_to_text(action, actor)
-        state.apply_action(action, None if actor == CHANCE else actor)
-        if actor == CHANCE:
-            continue
-        console.print(f"move {n}: Player {actor + 1} ({seats[actor]}): {text}", highlight=False)
-        if state.current_player() == SIMULTANEOUS:
-            continue
+    names = record.seats if len(record.seats) == game.num_players else ["?"] * game.num_players
+    labels = [f"Player {p + 1} ({name})" for p, name in enumerate(names)]
+    who = "a spectator" if player is None else labels[player]
+    console.print(Text(f"Replay: {game.describe()}, as {who} saw it", style="bold"), soft_wrap=True)
+    for _, log, state in audience_steps(record_moments(record), player):
+        for item in log:
+            if item.kind != "start":
+                console.print(Text(item.describe(labels)), soft_wrap=True)
         if entry.render is not None:
             console.print(entry.render(state.view(player), player))
-        if pause:
+        if pause and not state.is_terminal():
             try:
                 answer = input("Enter for the next move, q to stop> ")
             except (EOFError, KeyboardInterrupt):
-                return state
+                return final
             if answer.strip().lower() in ("q", "quit"):
-                return state
-    if state.is_terminal():
-        outcome = state.outcome()
+                return final
+    if final.is_terminal():
+        outcome = final.outcome()
         console.print(
-            "Final: "
-            + ", ".join(
-                f"Player {p + 1} {s:g} (rank {r})"
-                for p, (s, r) in enumerate(zip(outcome.scores, outcome.ranks, strict=True))
+            Text(
+                "Final: "
+                + ", ".join(
+                    f"Player {p + 1} {s:g} (rank {r})"
+                    for p, (s, r) in enumerate(zip(outcome.scores, outcome.ranks, strict=True))
+                )
             )
         )
-    return state
+    return final

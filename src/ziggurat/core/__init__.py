@@ -16,6 +16,7 @@ from ziggurat.core.errors import (
     UnknownGameError,
     ZigguratError,
 )
+from ziggurat.core.export import player_record
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.match import Match, random_playout
 from ziggurat.core.outcome import Outcome, scores_line
@@ -65,6 +66,7 @@ __all__ = [
     "get_game",
     "make_bot",
     "make_game",
+    "player_record",
     "random_playout",
     "register_bot",
     "register_game",

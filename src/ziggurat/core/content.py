@@ -7,7 +7,10 @@ the file (:class:`~ziggurat.core.errors.ContentError`).
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,10 +32,39 @@ def read_content(package: str, name: str, path: str | Path | None, what: str) ->
         raw = resources.files(package).joinpath(f"data/{name}").read_bytes()
         return raw, f"{package.rsplit('.', 1)[-1]}/data/{name}"
     source = str(path)
+    reason = f"cannot read the {what} (it must be a readable file of at most {MAX_FILE_BYTES // 1024} KiB)"
+    return read_limited(path, lambda: ContentError(source, reason)), source
+
+
+MAX_FILE_BYTES = 1 << 20
+"""The largest file read as content, a record or a state (1 MiB: the real ones are a few KiB)."""
+
+
+def read_limited(path: str | Path, error: Callable[[], Exception]) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most :data:`MAX_FILE_BYTES`.
+
+    Anything else (missing, a folder, a device, a pipe, too big, unreadable)
+    raises ``error()``, one error for every case, so an error
+    never tells whether a path exists. The file is opened without following
+    it into a FIFO or device: its type is checked on the open descriptor.
+    """
     try:
-        return Path(path).read_bytes(), source
-    except OSError as exc:
-        raise ContentError(source, f"cannot read the {what} ({exc.strerror})") from None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError, TypeError):
+        raise error() from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            raise error()
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        raise error() from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_FILE_BYTES:
+        raise error()
+    return raw
 
 
 def parse_toml(raw: bytes, source: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ziggurat.core.content import read_limited
 from ziggurat.core.errors import ActionError, ConfigError, RecordError, ZigguratError
 from ziggurat.core.game import CHANCE, State
 
@@ -42,6 +43,8 @@ class GameRecord:
     texts: list[str] = field(default_factory=list)
     seats: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    allow_paths: bool = field(default=False, compare=False, repr=False)
+    """Whether :meth:`replay` may set options that name local files (content paths): only for a trusted record."""
 
     @classmethod
     def from_state(cls, state: State, seed: int | None, seats: Sequence[str] = ()) -> GameRecord:
@@ -51,7 +54,8 @@ class GameRecord:
         for player, action in state.history:
             texts.append(replay.action_to_text(action, player))
             replay.apply_action(action, None if player == CHANCE else player)
-        result = state.outcome().to_json() if state.is_terminal() else None
+        # from the replay, not ``state``: a record is its history even if ``state`` was cut short mid-move
+        result = replay.outcome().to_json() if replay.is_terminal() else None
         params = state.game.params()
         return cls(
             game=state.game.spec.id,
@@ -89,19 +93,24 @@ class GameRecord:
         Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> GameRecord:
-        """Read a record file (a clear RecordError if it is not one)."""
+    def load(cls, path: str | Path, allow_paths: bool = False) -> GameRecord:
+        """Read a record file (a clear RecordError if it is not one).
+
+        Only a regular file of at most :data:`~ziggurat.core.content.MAX_FILE_BYTES` is read.
+        """
+        raw = read_limited(
+            path,
+            lambda: RecordError(f"cannot read {path} as a game record (it must be a readable file of at most 1 MiB)"),
+        )
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise RecordError(f"{path} is not a text file") from None
-        return cls.from_json(text, source=str(path))
+            raise RecordError(f"{path} is not a game record (not UTF-8 text)") from None
+        return cls.from_json(text, source=str(path), allow_paths=allow_paths)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str, source: str = "record") -> GameRecord:
-        """Check and read a record document."""
+    def from_json(cls, data: Mapping[str, Any] | str, source: str = "record", allow_paths: bool = False) -> GameRecord:
+        """Check and read a record document (``allow_paths``: see the field of that name)."""
         if isinstance(data, str):
             try:
                 data = json.loads(data)
@@ -143,13 +152,29 @@ class GameRecord:
         seats = data.get("seats") or []
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise RecordError(f"{source}: 'seats' must be a list of names")
-        return cls(game, players, dict(options), seed, actions, texts, list(seats), data.get("result"))
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError(f"{source}: 'result' must be an object")
+        return cls(game, players, dict(options), seed, actions, texts, list(seats), result, allow_paths)
+
+    def _refuse_paths(self) -> None:
+        from ziggurat.core.registry import get_game
+
+        spec = get_game(self.game).game_class.spec
+        for name, value in self.options.items():
+            if spec.option(str(name)).kind == "path" and value not in (None, ""):
+                raise RecordError(
+                    f"the record sets option {spec.option(str(name)).name!r} to a local file; a record may not make "
+                    "the program read files (if you trust it, allow it: --allow-content-paths)"
+                )
 
     def replay(self, upto: int | None = None) -> State:
         """Replay the first ``upto`` actions (all by default); a RecordError names a bad step."""
         from ziggurat.core.registry import make_game
 
         try:
+            if not self.allow_paths:
+                self._refuse_paths()
             game = make_game(self.game, self.players, self.options)
         except ConfigError as exc:
             raise RecordError(f"record cannot be set up: {exc}") from None

@@ -16,37 +16,34 @@ from collections.abc import Iterator
 from typing import Any
 
 from ziggurat.core import CHANCE, GameRecord
-from ziggurat.core.journal import Audience
+from ziggurat.core.export import audience_steps, player_document
+from ziggurat.core.journal import Audience, Entry, Journal
 from ziggurat.server import frames
 from ziggurat.server.live import LiveTable
 from ziggurat.server.service import ServiceError
 
-PLAYER_RECORD_FORMAT = "ziggurat-player-record"
-PLAYER_RECORD_VERSION = 1
 
-
-def _steps(table: LiveTable, audience: Audience) -> Iterator[LiveTable]:
-    """A fresh replay of ``table``, yielded at each step of ``audience``."""
+def _moments(table: LiveTable) -> Iterator[tuple[bool, Journal, LiveTable]]:
+    """A fresh replay of ``table``, after each row of its log (at rest unless a chance row follows)."""
     empty = dataclasses.replace(table.record, rows=[], seats=list(table.seats))
     replay = LiveTable(empty)
     rows = list(table.rows)
-    seen = -1
     for i in range(len(rows) + 1):
-        at_rest = i == len(rows) or not (rows[i].seat == CHANCE and rows[i].kind == "action")
-        if at_rest:
-            count = replay.journal.count(audience)
-            if count > seen:
-                seen = count
-                yield replay
+        yield i == len(rows) or not (rows[i].seat == CHANCE and rows[i].kind == "action"), replay.journal, replay
         if i < len(rows):
             replay.apply_row(rows[i])
+
+
+def _steps(table: LiveTable, audience: Audience) -> Iterator[tuple[int, list[Entry], LiveTable]]:
+    """``audience``'s steps (:func:`ziggurat.core.export.audience_steps`) as table replays."""
+    return audience_steps(_moments(table), audience)
 
 
 def replay_step(table: LiveTable, audience: Audience, step: int | None) -> tuple[dict[str, Any] | None, int]:
     """The HTML frame of ``audience``'s step number ``step`` (with the whole log so far), and the number of steps."""
     frame = None
     total = 0
-    for i, replay in enumerate(_steps(table, audience)):
+    for i, (_, _, replay) in enumerate(_steps(table, audience)):
         if i == step:
             frame = frames.html_frame(replay, audience, 0)
         total = i + 1
@@ -55,27 +52,8 @@ def replay_step(table: LiveTable, audience: Audience, step: int | None) -> tuple
 
 def seat_record(table: LiveTable, seat: int) -> dict[str, Any]:
     """What ``seat`` saw, step by step: its view and the log entries as they reached it."""
-    steps = []
-    sent = 0
-    for step in _steps(table, seat):
-        entries = step.log_since(seat, sent)
-        sent = step.journal.count(seat)
-        steps.append({"n": sent, "log": [e.to_json() for e in entries], "view": step.state.view(seat)})
-    result = None
-    if table.state.is_terminal():
-        outcome = table.state.outcome()
-        result = {"scores": list(outcome.scores), "ranks": list(outcome.ranks), "winners": list(outcome.winners)}
-    return {
-        "format": PLAYER_RECORD_FORMAT,
-        "version": PLAYER_RECORD_VERSION,
-        "game": table.game.spec.id,
-        "players": table.game.num_players,
-        "options": table.game.params()["options"],
-        "player": seat,
-        "seats": frames.seat_list(table),
-        "steps": steps,
-        "result": result,
-    }
+    steps = ((n, log, replay.state) for n, log, replay in _steps(table, seat))
+    return player_document(table.game, seat, frames.seat_list(table), steps, table.state)
 
 
 def full_record(table: LiveTable) -> dict[str, Any]:
