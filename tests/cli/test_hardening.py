@@ -108,7 +108,7 @@ def test_a_record_may_not_make_the_program_read_local_files(tmp_path: Path) -> N
         ):
             result = runner.invoke(app, args, input="q\n")
             assert result.exit_code == 2, result.output
-            assert "may not make the program read files" in result.output and "top secret" not in result.output
+            assert "may not make the program read" in result.output and "top secret" not in result.output
         with pytest.raises(RecordError, match="local file"):
             GameRecord.load(path).replay()
 

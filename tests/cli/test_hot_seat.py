@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import pty
 import select
@@ -105,7 +106,7 @@ def test_kukulkan_hot_seat_hands_over_once_per_player_per_round_on_a_wiped_alter
     assert [hand_overs.count(r) for r in range(3)] == [2, 2, 2], hand_overs
     # the screen and the scrollback are wiped before and after every hand-over
     pieces = out.split(HAND_OVER)
-    for before, after in zip(pieces, pieces[1:], strict=False):
+    for before, after in itertools.pairwise(pieces):
         assert WIPE in before[-400:], "wiped before the next player comes"
         assert WIPE in after[:200], "wiped again once they confirm"
     assert "Traceback" not in out

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ziggurat.core import CHANCE, Bot, GameRecord, Match, State, make_game, register_bot, seeded_rng
-from ziggurat.core.seeds import derive_seed, derived_rng
+from ziggurat.core.seeds import LightRandom, derive_seed, derived_rng, stream_seed
 
 SEEN: list[object] = []
 
@@ -43,6 +43,7 @@ def _streams_from(seed: object) -> list[random.Random]:
     return [
         seeded_rng(seed, "chance"),
         derived_rng(seed, "chance"),
+        LightRandom(seed) if isinstance(seed, int) else random.Random(0),
         random.Random(seed),  # type: ignore[arg-type]
         random.Random(f"{seed}/chance"),
     ]
@@ -68,13 +69,14 @@ def test_bot_seeds_are_per_decision_and_one_way() -> None:
     SEEN.clear()
     match = Match(make_game("kuhnah", 2), seed=5)
     match.run_bots(["spy", "spy"], max_steps=6)
-    assert SEEN[0] == derive_seed(5, "bot", 0) and SEEN[1] == derive_seed(5, "bot", 1)
+    keys = [derive_seed(5, "bot", 0), derive_seed(5, "bot", 1)]
+    assert SEEN[:2] == keys, "a bot is built with its seat's key, one way from the root"
     per_decision = SEEN[2:]
     assert len(per_decision) == 6 and len(set(per_decision)) == 6
     movers = [p for p, _ in match.state.history if p >= 0]
     counts = [0, 0]
     for p, seed in zip(movers, per_decision, strict=True):
-        assert seed == derive_seed(5, "bot", p, counts[p])
+        assert seed == stream_seed(keys[p], counts[p]) == match.bot_seed(p, counts[p])
         counts[p] += 1
 
 

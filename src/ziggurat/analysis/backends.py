@@ -3,14 +3,17 @@
 Every backend takes a picklable module-level function and a list of chunks and
 returns the function's results *in chunk order*, whatever order the workers
 finish in, so a run's results do not depend on the backend or the job count.
-``on_chunk(i, result)`` is called as each chunk completes (for progress bars).
+``on_chunk(i, result)`` is called as each chunk completes (progress bars, rows
+written as they come). Ctrl-C stops the workers at once: they ignore it, and the
+main process drops every queued and running chunk.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
 from ziggurat.core.errors import ZigguratError
@@ -29,7 +32,7 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def chunk(items: Sequence[T], jobs: int, per_job: int = 8, max_size: int = 500) -> list[list[T]]:
+def chunk(items: Sequence[T], jobs: int, per_job: int = 8, max_size: int = 200) -> list[list[T]]:
     """Split ``items`` into consecutive chunks: about ``per_job`` chunks per job, at most ``max_size`` each.
 
     >>> chunk(list(range(10)), jobs=2, per_job=2)
@@ -57,6 +60,16 @@ def run_chunks(
     raise ZigguratError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
 
 
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _call(item: tuple[Callable[[T], R], int, T]) -> tuple[int, R]:
+    fn, i, c = item
+    return i, fn(c)
+
+
 def _run_process(
     fn: Callable[[T], R], chunks: Sequence[T], jobs: int, on_chunk: Callable[[int, R], None] | None
 ) -> list[R]:
@@ -67,15 +80,18 @@ def _run_process(
             if on_chunk is not None:
                 on_chunk(i, results[i])
         return results
-    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
-        pending = {pool.submit(fn, c): i for i, c in enumerate(chunks)}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                i = pending.pop(fut)
-                results[i] = fut.result()
-                if on_chunk is not None:
-                    on_chunk(i, results[i])
+    pool = multiprocessing.Pool(min(jobs, len(chunks)), initializer=_ignore_sigint)
+    try:
+        for i, result in pool.imap_unordered(_call, [(fn, i, c) for i, c in enumerate(chunks)]):
+            results[i] = result
+            if on_chunk is not None:
+                on_chunk(i, result)
+        pool.close()
+    except BaseException:
+        pool.terminate()  # Ctrl-C (or an error): queued and running chunks are dropped at once
+        raise
+    finally:
+        pool.join()
     return results
 
 
@@ -114,13 +130,18 @@ def _run_ray(
         index = {ref: i for i, ref in enumerate(refs)}
         results: list[Any] = [None] * len(chunks)
         pending = list(refs)
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                i = index[ref]
-                results[i] = ray.get(ref)
-                if on_chunk is not None:
-                    on_chunk(i, results[i])
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    i = index[ref]
+                    results[i] = ray.get(ref)
+                    if on_chunk is not None:
+                        on_chunk(i, results[i])
+        except BaseException:
+            for ref in pending:  # Ctrl-C: what is still queued or running is cancelled
+                ray.cancel(ref, force=True)
+            raise
         return results
     finally:
         if started:

@@ -4,7 +4,9 @@ A run is a list of *tasks* (game index, setup, the bot in each seat). Each
 game's seed comes from ``(seed, index)`` alone and the rows are gathered in
 index order, so the same seed gives the same rows whatever the job count or
 backend. :func:`simulate` and :func:`arena` build task lists; :func:`run_tasks`
-plays them.
+plays them. ``on_rows`` hears of every batch of games as it finishes (the CLI
+writes them at once), and ``previous`` rows of a stopped run are kept and
+their games not played again (:mod:`ziggurat.analysis.runfiles`).
 
 >>> rows = simulate(Setup("kuhnah", 2), ["random"], games=4, seed=1).rows
 >>> [r["index"] for r in rows]
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,10 +98,16 @@ def play_game(game: Game, seats: Sequence[str], seed: int, bot_options: BotOptio
     return row
 
 
+_GAMES: dict[str, list[Game]] = {}
+
+
 def _play_chunk(payload: tuple[list[Setup], dict[str, dict[str, Any]], int, list[Task]]) -> list[dict[str, Any]]:
     """Worker: play every task of a chunk (module level so processes and Ray can import it)."""
     setups, bot_options, seed, tasks = payload
-    games = [s.make() for s in setups]
+    key = repr(setups)
+    games = _GAMES.get(key)
+    if games is None:  # chunks are small (a stop loses little): set the games up once per worker
+        games = _GAMES[key] = [s.make() for s in setups]
     rows = []
     for task in tasks:
         s = setups[task.setup]
@@ -120,16 +128,21 @@ def run_tasks(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    done: Collection[int] = (),
+    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play ``tasks`` (chunked over ``jobs`` workers); rows in task-index order.
+    """Play ``tasks`` (chunked over ``jobs`` workers) but those whose index is in ``done``; rows in index order.
 
-    ``progress(n)`` is called with the number of games just finished.
+    ``progress(n)`` is called with the number of games just finished,
+    ``on_rows(rows)`` with their rows, as each batch finishes.
     """
     opts = {k: dict(v) for k, v in (bot_options or {}).items()}
-    chunks = chunk(list(tasks), jobs)
+    chunks = chunk([t for t in tasks if t.index not in done], jobs)
     payloads = [(list(setups), opts, seed, c) for c in chunks]
 
     def on_chunk(_: int, rows: list[dict[str, Any]]) -> None:
+        if on_rows is not None:
+            on_rows(rows)
         if progress is not None:
             progress(len(rows))
 
@@ -193,19 +206,42 @@ def simulate(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    previous: Sequence[dict[str, Any]] = (),
+    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> RunResult:
-    """Play ``games`` games of every setup (the same game seeds for each: paired comparisons)."""
+    """Play ``games`` games of every setup (the same game seeds for each: paired comparisons).
+
+    ``previous``: rows already played in a stopped run (kept; their games are not played again).
+    """
     setups = [setup] if isinstance(setup, Setup) else list(setup)
     if games < 1:
         raise ZigguratError(f"the number of games must be at least 1, not {games}")
     if not bots:
         raise ZigguratError("name at least one bot")
+    tasks = simulate_tasks(setups, bots, games, rotate)
+    rows = _merge(previous, run_tasks(setups, tasks, seed, bot_options, jobs, backend, address, progress,
+                                      {r["index"] for r in previous}, on_rows))  # fmt: skip
+    return RunResult(setups, rows, seed, list(bots))
+
+
+def _merge(previous: Sequence[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = [*previous, *new]
+    rows.sort(key=lambda r: r["index"])
+    return rows
+
+
+def expected_seeds(tasks: Sequence[Task], seed: int) -> dict[int, int]:
+    """Each task's index and the seed its game is played with (to check a stopped run's rows)."""
+    return {t.index: game_seed(seed, t.index if t.game < 0 else t.game) for t in tasks}
+
+
+def simulate_tasks(setups: Sequence[Setup], bots: Sequence[str], games: int, rotate: bool) -> list[Task]:
+    """The tasks of :func:`simulate`: ``games`` games of every setup."""
     tasks = []
     for s_i, s in enumerate(setups):
         for g in range(games):
             tasks.append(Task(s_i * games + g, s_i, seat_lineup(bots, s.players, g, rotate), game=g))
-    rows = run_tasks(setups, tasks, seed, bot_options, jobs, backend, address, progress)
-    return RunResult(setups, rows, seed, list(bots))
+    return tasks
 
 
 def arena_tasks(bots: Sequence[str], players: int, games: int) -> list[Task]:
@@ -242,10 +278,15 @@ def arena(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    previous: Sequence[dict[str, Any]] = (),
+    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> RunResult:
-    """Play an arena (see :func:`arena_tasks`); rows as for :func:`simulate`."""
+    """Play an arena (see :func:`arena_tasks`); rows, ``previous`` and ``on_rows`` as for :func:`simulate`."""
     if games < 1:
         raise ZigguratError(f"the number of games must be at least 1, not {games}")
     tasks = arena_tasks(bots, setup.players, games)
-    rows = run_tasks([setup], tasks, seed, bot_options, jobs, backend, address, progress)
+    done = {r["index"] for r in previous}
+    rows = _merge(
+        previous, run_tasks([setup], tasks, seed, bot_options, jobs, backend, address, progress, done, on_rows)
+    )
     return RunResult([setup], rows, seed, list(dict.fromkeys(bots)))

@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -178,6 +179,10 @@ class ISMCTSBot(Bot):
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ API
+    def reseed(self, seed: int) -> None:
+        """A Mersenne Twister per decision: a search draws thousands of numbers, its start is cheap beside them."""
+        self.rng = random.Random(seed)
+
     @property
     def remembers(self) -> bool:
         """True when the tree is kept between moves (a resumed game lets the bot think them again)."""

@@ -9,14 +9,26 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ziggurat.analysis.backends import BACKENDS, default_jobs
-from ziggurat.analysis.report import arena_summary, write_csv, write_report
-from ziggurat.analysis.simulate import Setup, arena, check_bots, simulate, variant_setups
+from ziggurat.analysis.report import arena_summary, write_report
+from ziggurat.analysis.runfiles import RowLog, check_done, load_spec, read_rows, save_spec, write_rows
+from ziggurat.analysis.simulate import (
+    Setup,
+    arena,
+    arena_tasks,
+    check_bots,
+    expected_seeds,
+    simulate,
+    simulate_tasks,
+    variant_setups,
+)
 from ziggurat.analysis.stats import fmt_rate
-from ziggurat.cli.main import app, build_game, console, fail
-from ziggurat.core import ZigguratError
+from ziggurat.cli.main import app, build_game, check_output_file, check_output_folder, console, fail
+from ziggurat.core import ZigguratError, make_game
 from ziggurat.core.game import Game
+from ziggurat.core.record import refuse_content_paths
 
 
 def parse_value(raw: str) -> Any:
@@ -87,13 +99,44 @@ def _check_backend(backend: str, jobs: int | None) -> int:
     return jobs if jobs is not None else default_jobs()
 
 
+def _interrupted(done: int, total: int, where: Path | None, resume: str) -> typer.Exit:
+    """Ctrl-C: say what was kept and how to go on; the exit to raise."""
+    if where is None:
+        console.print(Text(f"stopped after {done} of {total} games; nothing was kept (give an output to keep games)"))
+    else:
+        console.print(Text(f"stopped: {done} of {total} games kept in {where}"))
+        console.print(Text(f"to go on: {resume}", style="bold"))
+    return typer.Exit(130)
+
+
+def _no_run_options(given: dict[str, Any]) -> None:
+    named = [name for name, value in given.items() if value not in (None, [], False)]
+    if named:
+        raise ZigguratError(
+            "--resume takes the run from its description: give none of " + ", ".join(f"--{n}" for n in named)
+        )
+
+
+def _game_from_spec(spec: dict[str, Any], allow_paths: bool) -> Game:
+    try:
+        if not allow_paths:
+            refuse_content_paths(str(spec["game"]), dict(spec["options"]), "the run description")
+        return make_game(str(spec["game"]), int(spec["players"]), dict(spec["options"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, ZigguratError):
+            raise
+        raise ZigguratError(f"the run description is incomplete or corrupt ({exc!r})") from None
+
+
 @app.command("arena")
 def arena_command(
-    game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah")],
-    bots: Annotated[str, typer.Option(help="comma-separated bots, e.g. ismcts,greedy,random")] = "greedy,random",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per group of bots")] = 100,
-    players: Annotated[int, typer.Option("--players", "-p", help="number of players")] = 2,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    game: Annotated[str | None, typer.Argument(help="game id or name, e.g. kuhnah (not with --resume)")] = None,
+    bots: Annotated[
+        str | None, typer.Option(help="comma-separated bots, e.g. ismcts,greedy,random [default: greedy,random]")
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", "-n", help="games per group of bots [default: 100]")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="number of players [default: 2]")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of the whole run [default: 0]")] = None,
     bot_option: Annotated[
         list[str] | None, typer.Option("--bot-option", "-b", help="BOT.NAME=VALUE, e.g. ismcts.seconds=1 (repeatable)")
     ] = None,
@@ -102,27 +145,63 @@ def arena_command(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="worker processes (default: every core)")] = None,
     backend: Annotated[str, typer.Option(help="process or ray")] = "process",
     address: Annotated[str | None, typer.Option(help="Ray cluster address, or 'local'")] = None,
-    csv: Annotated[Path | None, typer.Option(help="also write one row per game to this CSV file")] = None,
+    csv: Annotated[Path | None, typer.Option(help="write one row per game to this CSV file, as games finish")] = None,
+    resume: Annotated[Path | None, typer.Option(help="finish a stopped arena: the CSV it was writing (--csv)")] = None,
+    allow_content_paths: Annotated[
+        bool, typer.Option("--allow-content-paths", help="with --resume: let the run name content files to read")
+    ] = False,
 ) -> None:
     """Round-robin tournament with rotated seats: win rates (95% Wilson intervals) and ratings."""
+    previous: list[dict[str, Any]] = []
     try:
-        g = build_game(game, players, variant, option)
-        names = parse_bots(bots)
-        opts = parse_bot_options(bot_option)
-        check_bots(g, names, opts)
         n_jobs = _check_backend(backend, jobs)
-        if csv is not None and not csv.parent.exists():
-            raise ZigguratError(f"cannot write {csv}: folder {csv.parent} does not exist")
+        if resume is not None:
+            _no_run_options({"game": game, "bots": bots, "games": games, "players": players, "seed": seed,
+                             "bot-option": bot_option, "variant": variant, "option": option, "csv": csv})  # fmt: skip
+            csv = resume
+            spec = load_spec(_arena_spec_path(csv), "arena")
+            g = _game_from_spec(spec, allow_content_paths)
+            names, games, seed, opts = list(spec["bots"]), int(spec["games"]), int(spec["seed"]), spec["bot_options"]
+        else:
+            if game is None:
+                raise ZigguratError("name a game (ziggurat games lists them), or --resume a stopped arena")
+            g = build_game(game, 2 if players is None else players, variant, option)
+            names = parse_bots("greedy,random" if bots is None else bots)
+            games = 100 if games is None else games
+            seed = 0 if seed is None else seed
+            opts = parse_bot_options(bot_option)
+        if games < 1:
+            raise ZigguratError(f"--games must be at least 1, not {games}")
+        if csv is not None:
+            check_output_file(csv, "write")
+        check_bots(g, names, opts)
         setup = _setup_of(g)
-        from ziggurat.analysis.simulate import arena_tasks
-
-        total = len(arena_tasks(names, g.num_players, games))
-        t0 = time.perf_counter()
-        with _progress() as bar:
-            task = bar.add_task(f"arena {g.spec.id}", total=total)
-            result = arena(setup, names, games, seed, n_jobs, opts, backend, address, lambda k: bar.advance(task, k))
+        tasks = arena_tasks(names, g.num_players, games)
+        if csv is not None:
+            if resume is not None:
+                previous = read_rows(csv)
+                check_done(previous, expected_seeds(tasks, seed), csv)
+            else:
+                save_spec(_arena_spec_path(csv), {"command": "arena", "game": g.spec.id, "players": g.num_players,
+                                                  "options": g.params()["options"], "bots": names, "games": games,
+                                                  "seed": seed, "bot_options": opts})  # fmt: skip
     except ZigguratError as exc:
         raise fail(str(exc)) from None
+    log = RowLog(csv, previous) if csv is not None else None
+    t0 = time.perf_counter()
+    try:
+        with _progress() as bar:
+            task = bar.add_task(f"arena {g.spec.id}", total=len(tasks), completed=len(previous))
+            result = arena(setup, names, games, seed, n_jobs, opts, backend, address,
+                           lambda k: bar.advance(task, k), previous, log.add if log is not None else None)  # fmt: skip
+    except KeyboardInterrupt:
+        done = len(previous) + (log.count if log is not None else 0)
+        raise _interrupted(done, len(tasks), csv, f"ziggurat arena --resume {csv}") from None
+    except ZigguratError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        if log is not None:
+            log.close()
     elapsed = time.perf_counter() - t0
     summary = arena_summary(result)
     table = Table(title=f"Arena: {g.describe()}, {summary['games']} games, seed {seed}")
@@ -140,21 +219,29 @@ def arena_command(
         for k, r in summary["head_to_head"].items():
             h2h.add_row(k, fmt_rate(r["rate"] * r["n"], int(r["n"])))
         console.print(h2h)
-    console.print(f"{summary['games']} games in {elapsed:.1f}s", style="dim")
+    console.print(Text(f"{summary['games']} games in {elapsed:.1f}s", style="dim"))
     if csv is not None:
-        write_csv(result.rows, csv)
-        console.print(f"rows written to {csv}", style="dim")
+        write_rows(csv, result.rows)  # in index order: the same file as an uninterrupted run
+        console.print(Text(f"rows written to {csv}", style="dim"))
+
+
+def _arena_spec_path(csv: Path) -> Path:
+    return csv.with_name(csv.name + ".run.json")
 
 
 @app.command("simulate")
 def simulate_command(
-    game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah")],
+    game: Annotated[str | None, typer.Argument(help="game id or name, e.g. kuhnah (not with --resume)")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help="number of players")] = None,
-    bots: Annotated[str, typer.Option(help="comma-separated bots, one per seat (repeated to fill)")] = "random",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="games per setup")] = 1000,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    bots: Annotated[
+        str | None, typer.Option(help="comma-separated bots, one per seat (repeated to fill) [default: random]")
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", "-n", help="games per setup [default: 1000]")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of the whole run [default: 0]")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="worker processes (default: every core)")] = None,
-    out: Annotated[Path | None, typer.Option(help="folder for games.csv, plots and report.html")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="folder for games.csv (written as games finish), plots and report.html")
+    ] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v", help="a rule variant (repeatable)")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE (repeatable)")] = None,
     compare_variants: Annotated[
@@ -167,49 +254,98 @@ def simulate_command(
     backend: Annotated[str, typer.Option(help="process or ray")] = "process",
     address: Annotated[str | None, typer.Option(help="Ray cluster address, or 'local' to start one here")] = None,
     engine: Annotated[
-        str, typer.Option(help="python, or fast: compiled kernels for random bots (the fast extra)")
-    ] = "python",
+        str | None, typer.Option(help="python, or fast: compiled kernels for random bots (the fast extra)")
+    ] = None,
+    resume: Annotated[Path | None, typer.Option(help="finish a stopped run: its --out folder")] = None,
+    allow_content_paths: Annotated[
+        bool, typer.Option("--allow-content-paths", help="with --resume: let the run name content files to read")
+    ] = False,
 ) -> None:
     """Play many bot games: seat win rates, scores, margins, length; CSV, plots and an HTML report."""
+    previous: list[dict[str, Any]] = []
     try:
-        g = build_game(game, players, variant, option)
-        names = parse_bots(bots)
-        opts = parse_bot_options(bot_option)
-        check_bots(g, names, opts)
         n_jobs = _check_backend(backend, jobs)
         if backend == "ray" and address is None:
             address = "local"
+        if resume is not None:
+            _no_run_options({"game": game, "players": players, "bots": bots, "games": games, "seed": seed,
+                             "out": out, "variant": variant, "option": option, "compare-variants": compare_variants,
+                             "rotate": rotate, "bot-option": bot_option, "engine": engine})  # fmt: skip
+            out = resume
+            spec = load_spec(out / "run.json", "simulate")
+            g = _game_from_spec(spec, allow_content_paths)
+            names, games, seed, opts = list(spec["bots"]), int(spec["games"]), int(spec["seed"]), spec["bot_options"]
+            rotate, compare_variants = bool(spec["rotate"]), bool(spec["compare_variants"])
+            engine = str(spec.get("engine", "python"))
+        else:
+            if game is None:
+                raise ZigguratError("name a game (ziggurat games lists them), or --resume a stopped run")
+            g = build_game(game, players, variant, option)
+            names = parse_bots("random" if bots is None else bots)
+            games = 1000 if games is None else games
+            seed = 0 if seed is None else seed
+            opts = parse_bot_options(bot_option)
+            engine = "python" if engine is None else engine
+        if games < 1:
+            raise ZigguratError(f"--games must be at least 1, not {games}")
+        if engine not in ("python", "fast"):
+            raise ZigguratError(f"unknown engine {engine!r} (engines: python, fast)")
+        if out is not None:
+            check_output_folder(out, "write the run to")
+        check_bots(g, names, opts)
         setups = variant_setups(g.spec.id, g.num_players, dict(g.options), compare_variants)
         for s in setups:
             s.make()
-        if out is not None and out.exists() and not out.is_dir():
-            raise ZigguratError(f"--out {out} is a file, not a folder")
-        if engine not in ("python", "fast"):
-            raise ZigguratError(f"unknown engine {engine!r} (engines: python, fast)")
         if engine == "fast":
             from ziggurat.fast.simulate import check_fast
 
             check_fast(setups, names)
-        t0 = time.perf_counter()
-        with _progress() as bar:
-            task = bar.add_task(f"simulate {g.spec.id}", total=games * len(setups))
-            if engine == "fast":
-                from ziggurat.fast.simulate import simulate_fast
-
-                result = simulate_fast(
-                    setups, names, games, seed, n_jobs, backend, address, lambda k: bar.advance(task, k)
-                )
+        tasks = simulate_tasks(setups, names, games, rotate)
+        if out is not None:
+            if resume is not None:
+                previous = read_rows(out / "games.csv")
+                check_done(previous, expected_seeds(tasks, seed), out / "games.csv")
             else:
-                result = simulate(
-                    setups, names, games, seed, n_jobs, rotate, opts, backend, address, lambda k: bar.advance(task, k)
-                )
+                save_spec(out / "run.json", {"command": "simulate", "game": g.spec.id, "players": g.num_players,
+                                             "options": g.params()["options"], "bots": names, "games": games,
+                                             "seed": seed, "bot_options": opts, "rotate": rotate,
+                                             "compare_variants": compare_variants, "engine": engine})  # fmt: skip
     except ZigguratError as exc:
         raise fail(str(exc)) from None
+    log = RowLog(out / "games.csv", previous) if out is not None else None
+    t0 = time.perf_counter()
+    try:
+        with _progress() as bar:
+            task = bar.add_task(f"simulate {g.spec.id}", total=len(tasks), completed=len(previous))
+            if engine == "fast":  # compiled batches: rows at the end (a stopped run starts again, in seconds)
+                from ziggurat.fast.simulate import simulate_fast
+
+                previous = []
+                bar.update(task, completed=0)
+                result = simulate_fast(setups, names, games, seed, n_jobs, backend, address,
+                                       lambda k: bar.advance(task, k))  # fmt: skip
+                if log is not None:
+                    log.add(result.rows)
+            else:
+                result = simulate(setups, names, games, seed, n_jobs, rotate, opts, backend, address,
+                                  lambda k: bar.advance(task, k), previous,
+                                  log.add if log is not None else None)  # fmt: skip
+    except KeyboardInterrupt:
+        done = len(previous) + (log.count if log is not None else 0)
+        raise _interrupted(done, len(tasks), out, f"ziggurat simulate --resume {out}") from None
+    except ZigguratError as exc:
+        raise fail(str(exc)) from None
+    finally:
+        if log is not None:
+            log.close()
     elapsed = time.perf_counter() - t0
     lower = g.spec.lower_score_wins
     title = f"{g.spec.name}: {games} games per setup, {g.num_players} players, bots {', '.join(names)}"
     if out is not None:
-        summary = write_report(result, out, title, lower)
+        try:
+            summary = write_report(result, out, title, lower)
+        except OSError as exc:
+            raise fail(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     else:
         from ziggurat.analysis.report import summarise
 
@@ -238,7 +374,7 @@ def simulate_command(
             f"shared wins {100 * s['shared_wins']['rate']:.1f}%",
             highlight=False,
         )
-    n_games = len(result.rows)
-    console.print(f"{n_games} games in {elapsed:.1f}s ({n_games / max(elapsed, 1e-9):.0f} games/s)", style="dim")
+    n_games = len(result.rows) - len(previous)
+    console.print(Text(f"{n_games} games in {elapsed:.1f}s ({n_games / max(elapsed, 1e-9):.0f} games/s)", style="dim"))
     if out is not None:
-        console.print(f"report: {out / 'report.html'} (games.csv, summary.json, plots alongside)", style="dim")
+        console.print(Text(f"report: {out / 'report.html'} (games.csv, summary.json, plots alongside)", style="dim"))

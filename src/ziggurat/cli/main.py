@@ -130,7 +130,8 @@ def play(
     watch: Annotated[bool, typer.Option(help="with only bots: draw the table after every move")] = False,
 ) -> None:
     """Play a game in the terminal against bots or friends (hot seat); stop any time, go on with --resume."""
-    from ziggurat.cli.session import PlaySession, sigint_deferred
+    from ziggurat.analysis.runfiles import sigint_deferred
+    from ziggurat.cli.session import PlaySession
     from ziggurat.core import GameRecord, Match
 
     try:

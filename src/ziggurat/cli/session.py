@@ -16,10 +16,8 @@ go, so the keyboard changes hands once per player per round.
 from __future__ import annotations
 
 import os
-import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from rich.columns import Columns
@@ -50,20 +48,6 @@ def is_terminal(file: TextIO | Any) -> bool:
         return os.isatty(file.fileno())
     except (AttributeError, OSError, ValueError):
         return False
-
-
-@contextmanager
-def sigint_deferred() -> Iterator[None]:
-    """Hold Ctrl-C off while something must finish (writing a record)."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: nothing to hold off
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 class PlaySession:

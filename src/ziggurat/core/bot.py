@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ziggurat.core.game import Game, State
+from ziggurat.core.seeds import LightRandom
 
 
 def seeded_rng(*parts: object) -> random.Random:
@@ -38,7 +39,7 @@ class Bot(ABC):
             raise TypeError(f"bot {self.name!r} takes no parameters {sorted(params)}")
         self.game = game
         self.player = player
-        self.rng = seeded_rng(seed, "bot", self.name, player)
+        self.rng: random.Random = seeded_rng(seed, "bot", self.name, player)
 
     @property
     def remembers(self) -> bool:
@@ -50,9 +51,14 @@ class Bot(ABC):
         """
         return False
 
-    def reseed(self, seed: int | str) -> None:
-        """Start a new random stream (the driver does it before each decision)."""
-        self.rng = seeded_rng(seed, "bot", self.name, self.player)
+    def reseed(self, seed: int) -> None:
+        """Start a new random stream (the driver does it before each decision).
+
+        The default stream is cheap to start and fine for a few draws per
+        decision; a bot that draws a lot (a search) overrides this with a
+        faster-drawing generator.
+        """
+        self.rng = LightRandom(seed)
 
     @abstractmethod
     def choose(self, state: State) -> int:

@@ -3,8 +3,8 @@
 Every random stream of a match is derived one way from its secret root seed
 (:mod:`ziggurat.core.seeds`): chance from ``(seed, "chance")``, and for decision
 ``n`` of player ``p`` (their ``n``-th own action, counted from 0) the bot's
-stream from ``(seed, "bot", p, n)`` and its determinisation from ``(seed,
-"determinise", p, n)``. A bot never sees the root or the chance seed, so it
+stream from the seat's key ``(seed, "bot", p)`` and ``n`` (:func:`~ziggurat.core.seeds.stream_seed`)
+and its determinisation from ``(seed, "determinise", p, n)``. A bot never sees the root or the chance seed, so it
 cannot rebuild the deck; and since everything is a function of the record (root
 seed and actions), a game resumed from its record goes on exactly as the
 uninterrupted one.
@@ -26,7 +26,7 @@ from ziggurat.core.bot import Bot
 from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import make_bot
-from ziggurat.core.seeds import derive_seed, derived_rng
+from ziggurat.core.seeds import derive_seed, derived_rng, stream_seed
 
 
 class Match:
@@ -46,6 +46,7 @@ class Match:
                 self.chance_rng.random()
         self._counted: tuple[State | None, int] = (None, 0)
         self._decisions = [0] * game.num_players
+        self._bot_keys: list[int | None] = [None] * game.num_players
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Match:
@@ -70,10 +71,15 @@ class Match:
         return decisions[player]
 
     def bot_seed(self, player: int, decision: int | None = None) -> int:
-        """The seed a bot of ``player`` gets (for ``decision``; without it, the one it is built with)."""
-        if decision is None:
-            return derive_seed(self.seed, "bot", player)
-        return derive_seed(self.seed, "bot", player, decision)
+        """The seed a bot of ``player`` gets (for ``decision``; without it, the one it is built with).
+
+        The seat's key is one way from the root (SHA-256); the seed of each
+        decision is a cheap scramble of the key and the decision number.
+        """
+        key = self._bot_keys[player]
+        if key is None:
+            key = self._bot_keys[player] = derive_seed(self.seed, "bot", player)
+        return key if decision is None else stream_seed(key, decision)
 
     def make_bot(self, name: str, player: int, **params: Any) -> Bot:
         """A registered bot for ``player``, seeded apart from the chance stream."""

@@ -158,15 +158,7 @@ class GameRecord:
         return cls(game, players, dict(options), seed, actions, texts, list(seats), result, allow_paths)
 
     def _refuse_paths(self) -> None:
-        from ziggurat.core.registry import get_game
-
-        spec = get_game(self.game).game_class.spec
-        for name, value in self.options.items():
-            if spec.option(str(name)).kind == "path" and value not in (None, ""):
-                raise RecordError(
-                    f"the record sets option {spec.option(str(name)).name!r} to a local file; a record may not make "
-                    "the program read files (if you trust it, allow it: --allow-content-paths)"
-                )
+        refuse_content_paths(self.game, self.options, "the record")
 
     def replay(self, upto: int | None = None) -> State:
         """Replay the first ``upto`` actions (all by default); a RecordError names a bad step."""
@@ -198,3 +190,17 @@ class GameRecord:
                     raise
                 raise RecordError(f"record step {i + 1} cannot be replayed: {exc}") from None
         return state
+
+
+def refuse_content_paths(game: str, options: Mapping[str, Any], source: str) -> None:
+    """Raise a RecordError if ``options`` (read from a file) set an option that names a local file."""
+    from ziggurat.core.registry import get_game
+
+    spec = get_game(game).game_class.spec
+    for name, value in options.items():
+        opt = spec.option(str(name))
+        if opt.kind == "path" and value not in (None, ""):
+            raise RecordError(
+                f"{source} sets option {opt.name!r} to a local file; a file read as a record may not make "
+                "the program read other files (if you trust it, allow it: --allow-content-paths)"
+            )

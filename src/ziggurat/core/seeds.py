@@ -26,3 +26,61 @@ def derive_seed(*parts: object) -> int:
 def derived_rng(*parts: object) -> random.Random:
     """A private RNG seeded by :func:`derive_seed`."""
     return random.Random(derive_seed(*parts))
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix64(x: int) -> int:
+    """SplitMix64's finaliser: a fast bijective scramble of 64 bits (not one-way: use it below a hash)."""
+    z = x & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def stream_seed(key: int, n: int) -> int:
+    """The seed of stream ``n`` under ``key`` (itself from :func:`derive_seed`): cheap, one per decision.
+
+    Only ``key`` needs to be one way from the root: knowing these seeds gives
+    back at most ``key``, never the root or another stream's key.
+    """
+    return mix64(key + (n + 1) * _GOLDEN)
+
+
+class LightRandom(random.Random):
+    """A ``random.Random`` on SplitMix64: seeding is nearly free, a draw costs a little more.
+
+    Made for streams that are started often and drawn from a few times (a
+    bot's stream, fresh at every decision); the Mersenne Twister's seeding costs
+    about as much as a whole random decision.
+
+    >>> a, b = LightRandom(7), LightRandom(7)
+    >>> [a.random() for _ in range(3)] == [b.random() for _ in range(3)]
+    True
+    >>> 0 <= LightRandom(1).randrange(10) < 10
+    True
+    """
+
+    def __init__(self, seed: int = 0):
+        self._state = 0
+        self.seed(seed)
+
+    def seed(self, a: object = 0, version: int = 2) -> None:  # type: ignore[override]
+        """Restart the stream at ``a`` (an int; anything else is hashed one way first)."""
+        self._state = a & _MASK if isinstance(a, int) else derive_seed(a)
+        self.gauss_next = None
+
+    def random(self) -> float:
+        """A float in [0, 1) (53 bits)."""
+        self._state = s = (self._state + _GOLDEN) & _MASK
+        return (mix64(s) >> 11) * 1.1102230246251565e-16
+
+    def getstate(self) -> tuple[int]:  # type: ignore[override]
+        """The state, for :meth:`setstate`."""
+        return (self._state,)
+
+    def setstate(self, state: tuple[int]) -> None:  # type: ignore[override]
+        """Go back to a state from :meth:`getstate`."""
+        self._state = int(state[0]) & _MASK
