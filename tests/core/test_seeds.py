@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ziggurat.core import CHANCE, Bot, GameRecord, Match, State, make_game, register_bot, seeded_rng
-from ziggurat.core.seeds import LightRandom, derive_seed, derived_rng, stream_seed
+from ziggurat.core.seeds import derive_seed, derived_rng, stream_seed
 
 SEEN: list[object] = []
 
@@ -17,6 +17,7 @@ class SpyBot(Bot):
     """A random bot that writes down every seed it is handed."""
 
     name = "spy"
+    fresh_stream_per_decision = True  # so it is handed a seed at every decision too
 
     def __init__(self, game: Any, player: int, seed: int | str | None = None, **params: Any):
         SEEN.append(seed)
@@ -43,7 +44,6 @@ def _streams_from(seed: object) -> list[random.Random]:
     return [
         seeded_rng(seed, "chance"),
         derived_rng(seed, "chance"),
-        LightRandom(seed) if isinstance(seed, int) else random.Random(0),
         random.Random(seed),  # type: ignore[arg-type]
         random.Random(f"{seed}/chance"),
     ]

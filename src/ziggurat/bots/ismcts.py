@@ -39,7 +39,6 @@ True
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -179,9 +178,7 @@ class ISMCTSBot(Bot):
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ API
-    def reseed(self, seed: int) -> None:
-        """A Mersenne Twister per decision: a search draws thousands of numbers, its start is cheap beside them."""
-        self.rng = random.Random(seed)
+    fresh_stream_per_decision = True  # a new stream costs little beside a search
 
     @property
     def remembers(self) -> bool:

@@ -6,8 +6,9 @@ consistent with what that player can see. A bot therefore cannot peek.
 
 Nor can it rebuild the deck from its seed: a driver (:class:`~ziggurat.core.match.Match`)
 gives a bot only seeds derived one way from the game's secret root
-(:mod:`ziggurat.core.seeds`), a fresh one for every decision (:meth:`Bot.reseed`),
-so a game resumed from its record goes on exactly as it would have.
+(:mod:`ziggurat.core.seeds`), and a game resumed from its record goes on exactly
+as it would have (a bot that carries its stream or a tree from one decision to
+the next thinks its past decisions again first).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ziggurat.core.game import Game, State
-from ziggurat.core.seeds import LightRandom
 
 
 def seeded_rng(*parts: object) -> random.Random:
@@ -41,24 +41,28 @@ class Bot(ABC):
         self.player = player
         self.rng: random.Random = seeded_rng(seed, "bot", self.name, player)
 
+    fresh_stream_per_decision: ClassVar[bool] = False
+    """Whether the driver restarts :attr:`rng` at every decision (:meth:`reseed`).
+
+    A bot that draws a few numbers per decision keeps one stream for the game
+    (restarting a stream costs more than such a decision); one that draws
+    thousands (a search) gets a fresh stream per decision, so a resumed game
+    needs none of its past decisions again.
+    """
+
     @property
     def remembers(self) -> bool:
-        """True if the bot carries something from one decision to the next (a search tree).
+        """True if the bot carries something from one decision to the next (its stream, a search tree).
 
         A driver resuming a saved game lets such a bot think its earlier
         decisions again (:meth:`~ziggurat.core.match.Match.catch_up`), so that it
         goes on as if it had never stopped.
         """
-        return False
+        return not self.fresh_stream_per_decision
 
     def reseed(self, seed: int) -> None:
-        """Start a new random stream (the driver does it before each decision).
-
-        The default stream is cheap to start and fine for a few draws per
-        decision; a bot that draws a lot (a search) overrides this with a
-        faster-drawing generator.
-        """
-        self.rng = LightRandom(seed)
+        """Start a new random stream (before each decision, for a bot with ``fresh_stream_per_decision``)."""
+        self.rng = random.Random(seed)
 
     @abstractmethod
     def choose(self, state: State) -> int:

@@ -1,13 +1,15 @@
 """Driving a game: chance from a seeded RNG, bots fed determinisations, records out.
 
 Every random stream of a match is derived one way from its secret root seed
-(:mod:`ziggurat.core.seeds`): chance from ``(seed, "chance")``, and for decision
-``n`` of player ``p`` (their ``n``-th own action, counted from 0) the bot's
-stream from the seat's key ``(seed, "bot", p)`` and ``n`` (:func:`~ziggurat.core.seeds.stream_seed`)
-and its determinisation from ``(seed, "determinise", p, n)``. A bot never sees the root or the chance seed, so it
-cannot rebuild the deck; and since everything is a function of the record (root
-seed and actions), a game resumed from its record goes on exactly as the
-uninterrupted one.
+(:mod:`ziggurat.core.seeds`): chance from ``(seed, "chance")``; each seat's bot
+from the seat's key ``(seed, "bot", p)`` (one stream for the game, or, for a bot
+that asks for it, a fresh stream per decision from the key and the decision
+number); each seat's determinisations from ``(seed, "determinise", p)``. A bot
+never sees the root or the chance seed, so it cannot rebuild the deck. Every
+stream's position is a function of the record (root seed and actions), so a
+game resumed from its record goes on exactly as the uninterrupted one: the
+streams are brought up to date by going over the seat's past decisions again
+(:meth:`Match.catch_up`).
 
 >>> from ziggurat.core.registry import make_game
 >>> a = Match(make_game("kuhnah", 3), seed=7); a.run_bots(["random"] * 3)
@@ -47,6 +49,8 @@ class Match:
         self._counted: tuple[State | None, int] = (None, 0)
         self._decisions = [0] * game.num_players
         self._bot_keys: list[int | None] = [None] * game.num_players
+        # per seat: the determinisation stream and how many decisions it has served
+        self._views: dict[int, tuple[random.Random, int]] = {}
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Match:
@@ -92,39 +96,52 @@ class Match:
         while state.current_player() == CHANCE:
             state.apply_action(state.sample_chance(self.chance_rng))
 
-    def determinisation(self, player: int, decision: int | None = None) -> State:
-        """What a bot for ``player`` is shown: a state consistent with its view."""
-        if self.game.spec.has_hidden_information:
-            n = self.decision_number(player) if decision is None else decision
-            return self.state.resample(player, derived_rng(self.seed, "determinise", player, n))
-        return self.state.clone()
+    def determinisation(self, player: int) -> State:
+        """What a bot for ``player`` is shown now: a state consistent with its view."""
+        if not self.game.spec.has_hidden_information:
+            return self.state.clone()
+        return self.state.resample(player, self._view_rng(player, self.decision_number(player)))
+
+    def _view_rng(self, player: int, decision: int) -> random.Random:
+        """``player``'s determinisation stream, brought up to ``decision`` (past ones drawn again if need be)."""
+        rng, served = self._views.get(player) or (derived_rng(self.seed, "determinise", player), 0)
+        if served < decision:
+            replay = self.game.new_initial_state()
+            n = 0
+            for actor, action in self.state.history:
+                if actor == player:
+                    if n >= served:
+                        replay.resample(player, rng)
+                    n += 1
+                    if n >= decision:
+                        break
+                replay.apply_action(action, None if actor == CHANCE else actor)
+        self._views[player] = (rng, max(served, decision + 1))
+        return rng
 
     def decide(self, bot: Bot, player: int) -> int:
-        """``bot``'s action for ``player`` now: reseeded for this decision, shown a determinisation."""
-        n = self.decision_number(player)
-        bot.reseed(self.bot_seed(player, n))
-        return bot.choose(self.determinisation(player, n))
+        """``bot``'s action for ``player`` now, from a determinisation (and a fresh stream if it asks for one)."""
+        if bot.fresh_stream_per_decision:
+            bot.reseed(self.bot_seed(player, self.decision_number(player)))
+        return bot.choose(self.determinisation(player))
 
     def catch_up(self, bot: Bot, player: int) -> None:
-        """Let a bot that ``remembers`` think ``player``'s past decisions again (after a resume).
+        """Let a bot that ``remembers`` think ``player``'s past decisions again (a resumed game).
 
-        A bot that carries nothing between decisions needs none of this.
+        Afterwards it holds what it would hold had it played the game so far
+        (its stream, its tree); a bot that carries nothing needs none of this.
         """
-        if not bot.remembers:
+        if not bot.remembers or not any(actor == player for actor, _ in self.state.history):
             return
-        saved = self.state
-        replay = self.game.new_initial_state()
-        n = 0
+        saved, counted, decisions = self.state, self._counted, self._decisions.copy()
+        self.state = self.game.new_initial_state()
         try:
             for actor, action in saved.history:
                 if actor == player:
-                    self.state = replay
-                    bot.reseed(self.bot_seed(player, n))
-                    bot.choose(self.determinisation(player, n))
-                    n += 1
-                replay.apply_action(action, None if actor == CHANCE else actor)
+                    self.decide(bot, player)
+                self.state.apply_action(action, None if actor == CHANCE else actor)
         finally:
-            self.state = saved
+            self.state, self._counted, self._decisions = saved, counted, decisions
 
     def apply(self, action: int, player: int | None = None) -> None:
         """Apply a player's action, then any chance that follows."""
