@@ -4,7 +4,8 @@ Each case plays seeded random games and checks the contract at every step:
 legal actions are non-empty, unique, sorted and inside the action space until
 the end; every action's text parses back to it; an illegal action raises and
 changes nothing; a copy evolves independently; replaying the record reproduces
-the state; the JSON round trip is exact; a player's view is the same in every
+the state; the JSON round trip is exact at every step (simultaneous rounds
+included) and play goes on from a reloaded state as from the original; a player's view is the same in every
 state consistent with it (resampling); scores exist only at the end; the game
 stays under its declared length bound; the same seed gives the same game.
 
@@ -135,9 +136,26 @@ def _check_json_round_trip(state: State) -> None:
     assert again == state, "JSON round trip must be exact"
     assert again.history == state.history
     assert again.current_player() == state.current_player()
-    for p in state.players_to_move():
-        assert again.legal_actions(p) == state.legal_actions(p)
+    assert again.players_to_move() == state.players_to_move(), "the same players are to move after a reload"
+    for p in [None, *range(state.num_players)]:
+        assert again.view(p) == state.view(p)
+        if p is not None:
+            assert again.legal_actions(p) == state.legal_actions(p)
     assert again.to_json() == state.to_json()
+
+
+def _check_reload_plays_on(state: State, rng: random.Random) -> None:
+    """Playing on from the reloaded state gives the same game as playing on from the original."""
+    again = state.game.state_from_json(json.loads(json.dumps(state.to_json())))
+    seed = rng.random()
+    a, b = state.clone(), again
+    ra, rb = random.Random(seed), random.Random(seed)
+    for _ in range(60):
+        if a.is_terminal():
+            break
+        _advance_one(a, ra)
+        _advance_one(b, rb)
+    assert b.history == a.history and b == a, "a reloaded state plays on differently"
 
 
 def _check_clone(state: State, rng: random.Random) -> None:
@@ -204,6 +222,7 @@ def play_and_check(game_id: str, players: int, options: dict[str, Any], seed: in
         assert steps <= game.max_game_length, f"game longer than its declared bound {game.max_game_length}"
         if steps in replay_points:
             _check_replay(state)
+            _check_reload_plays_on(state, rng)
     # the end
     _check_json_round_trip(state)
     _check_views(state, rng)

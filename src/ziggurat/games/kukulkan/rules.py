@@ -1063,14 +1063,15 @@ class KukulkanState(State):
         if last is None:
             self.last = None
         else:
+            # the round in progress (who is still to move included) survives loading the last one
             keep = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail, self.p_mask,
-                    self.p_end, self.p_done)  # fmt: skip
+                    self.p_end, self.p_done, self.to_move)  # fmt: skip
             self._reset_round()
             for p, pd in enumerate(check_sequence("last_round", last, n)):
                 self._load_pending(p, pd, check=False)
             self.last = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail)
             (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail, self.p_mask,
-             self.p_end, self.p_done) = keep  # fmt: skip
+             self.p_end, self.p_done, self.to_move) = keep  # fmt: skip
         self.lcache = [None] * n
         self.alive = list(g.alive0) * n
 
