@@ -32,7 +32,9 @@ How the contract maps onto OpenSpiel:
   hidden pending choice included); the information-state tensor appends how
   many times the player took each action id.
 * ``resample_from_infostate(player, sampler)`` (used by IS-MCTS) is the game's
-  ``resample`` with other players' hidden pending choices redrawn uniformly.
+  ``resample`` with other players' hidden pending choices redrawn uniformly;
+  their own-action histories keep only what everyone has seen (nothing of their
+  true unrevealed choices survives).
   A resampled state has no OpenSpiel action history (its hidden past is
   invented), so it cannot be serialized; search never needs that.
 * Returns are the engine's: in ``[-1, 1]``, summing to zero with two or more
@@ -170,18 +172,21 @@ class _Core:
     """The engine state plus the adapter's bookkeeping, copied cheaply by ``clone``.
 
     ``pending`` holds the hidden choices already made at a simultaneous node;
-    ``own[p]`` is player ``p``'s own actions (for its information state).
+    ``own[p]`` is player ``p``'s own actions (for its information state), of
+    which the first ``revealed[p]`` everyone has seen.
     """
 
-    __slots__ = ("own", "pending", "state")
+    __slots__ = ("own", "pending", "revealed", "state")
 
-    def __init__(self, state: ZState, pending: dict[int, int], own: list[list[int]]):
+    def __init__(self, state: ZState, pending: dict[int, int], own: list[list[int]], revealed: list[int] | None = None):
         self.state = state
         self.pending = pending
         self.own = own
+        # how many of each player's own actions everyone has seen (the rest: choices of a round not yet revealed)
+        self.revealed = [len(o) for o in own] if revealed is None else revealed
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.state.clone(), dict(self.pending), [o.copy() for o in self.own])
+        return _Core(self.state.clone(), dict(self.pending), [o.copy() for o in self.own], self.revealed.copy())
 
     def to_move(self) -> int:
         cur = self.state.current_player()
@@ -272,10 +277,14 @@ class ZigguratSpielState(pyspiel.State):
                 choices, core.pending = core.pending, {}
                 for p in sorted(choices):
                     zs.apply_action(choices[p], p)
+                still = zs.players_to_move() if zs.current_player() == SIMULTANEOUS else None
+                if still is None or not set(still) <= set(waiting):  # the round is over: every choice is shown
+                    core.revealed = [len(o) for o in core.own]
             return
         zs.apply_action(action, None if cur < 0 else cur)
         if cur >= 0:
             core.own[cur].append(action)
+            core.revealed[cur] = len(core.own[cur])
 
     def _action_to_string(self, player: int, action: int) -> str:
         zs = self._core.state
@@ -301,7 +310,8 @@ class ZigguratSpielState(pyspiel.State):
         rng = random.Random(int(float(probability_sampler()) * 2**53))
         core = self._core
         zs = core.state
-        new_z = zs.resample(player_id, rng) if zs.game.spec.has_hidden_information else zs.clone()
+        hidden = zs.game.spec.has_hidden_information or zs.game.spec.has_simultaneous_moves
+        new_z = zs.resample(player_id, rng) if hidden else zs.clone()
         pending: dict[int, int] = {}
         for p, a in core.pending.items():
             if p == player_id:
@@ -309,12 +319,15 @@ class ZigguratSpielState(pyspiel.State):
             else:
                 legal = new_z.legal_actions(p)
                 pending[p] = legal[int(rng.random() * len(legal))]
-        own = [o.copy() for o in core.own]
-        for p in pending:
+        # Other players' histories keep only what everyone has seen, then the redrawn pending choice:
+        # their true choices of a round not yet revealed must not survive into the determinisation.
+        own = [o.copy() if p == player_id else o[: core.revealed[p]] for p, o in enumerate(core.own)]
+        for p, a in pending.items():
             if p != player_id:
-                own[p][-1] = pending[p]
+                own[p].append(a)
+        revealed = [min(r, len(o)) for r, o in zip(core.revealed, own, strict=True)]
         game = self.get_game()
-        return ZigguratSpielState(game, _Core(new_z, pending, own))
+        return ZigguratSpielState(game, _Core(new_z, pending, own, revealed))
 
     def __str__(self) -> str:
         data = self._core.state.to_json()["state"]

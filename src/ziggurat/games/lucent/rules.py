@@ -630,8 +630,8 @@ class LucentState(State):
             pool.extend(g.card_kind[c] for c in self.deck)
             containers.append(("deck", len(self.deck), g.all_mask))
         assignment = self._assign(pool, containers, rng)
-        if assignment is None:
-            return new  # could not find another deal: keep the true one (always consistent)
+        if assignment is None:  # pragma: no cover - the true deal proves one exists, and _assign is exact
+            raise AssertionError("no deal consistent with the view: the state is inconsistent")
         for key, kinds in assignment.items():
             if isinstance(key, int):
                 hand = [0] * nk
@@ -661,10 +661,15 @@ class LucentState(State):
 
     @staticmethod
     def _assign(
-        pool: list[int], containers: list[tuple[object, int, int]], rng: random.Random
+        pool: list[int], containers: list[tuple[object, int, int]], rng: random.Random, tries: int = 40
     ) -> dict[object, list[int]] | None:
-        """Randomly share ``pool`` (kinds) among containers of fixed sizes that accept only some kinds."""
-        for _ in range(40):
+        """Randomly share ``pool`` (kinds) among containers of fixed sizes that accept only some kinds.
+
+        A few random greedy deals first (cheap, well spread); if they all get
+        stuck, an exact one by maximum flow (kinds to containers), so a deal is
+        found whenever one exists (``None`` only if none does).
+        """
+        for _ in range(tries):
             items = pool.copy()
             rng.shuffle(items)
             keyed = [(sum(1 for k in items if mask >> k & 1), rng.random(), i) for i, (_, _, mask) in
@@ -688,7 +693,7 @@ class LucentState(State):
                 items = rest
             if ok:
                 return result
-        return None
+        return _flow_assign(pool, containers, rng)
 
     def _dump(self) -> dict[str, Any]:
         return {
@@ -870,3 +875,55 @@ class LucentState(State):
 
 
 __all__ = ["GEOMANCER", "NUM_SLOTS", "SPEC", "WILDCARD", "LucentGame", "LucentState", "slot_id", "slot_name"]
+
+
+def _flow_assign(
+    pool: list[int], containers: list[tuple[object, int, int]], rng: random.Random
+) -> dict[object, list[int]] | None:
+    """An exact share of ``pool`` among ``containers`` (see ``LucentState._assign``) by augmenting paths.
+
+    Nodes: each kind (supply: its count) and each container (demand: its size);
+    a kind may flow into a container that accepts it. Augmenting paths are
+    searched in a random order, so the deal found is not always the same.
+    """
+    kinds = sorted(set(pool))
+    supply = {k: pool.count(k) for k in kinds}
+    if sum(size for _, size, _ in containers) != len(pool):
+        return None
+    flow = [[0] * len(containers) for _ in kinds]
+    filled = [0] * len(containers)
+    left = dict(supply)
+
+    def augment(ci: int, seen: set[int]) -> bool:
+        """Find one more unit for container ``ci``: a kind with supply left, or one moved from elsewhere."""
+        order = list(range(len(kinds)))
+        rng.shuffle(order)
+        for ki in order:
+            if ki in seen or not containers[ci][2] >> kinds[ki] & 1:
+                continue
+            seen.add(ki)
+            if left[kinds[ki]] > 0:
+                left[kinds[ki]] -= 1
+                flow[ki][ci] += 1
+                return True
+            # take a unit of this kind back from another container, which then looks for a replacement
+            for cj in range(len(containers)):
+                if cj != ci and flow[ki][cj] > 0:
+                    flow[ki][cj] -= 1
+                    if augment(cj, seen):
+                        flow[ki][ci] += 1
+                        return True
+                    flow[ki][cj] += 1
+        return False
+
+    for ci, (_, size, _) in enumerate(containers):
+        while filled[ci] < size:
+            if not augment(ci, set()):
+                return None
+            filled[ci] += 1
+    result: dict[object, list[int]] = {}
+    for ci, (key, _, _) in enumerate(containers):
+        items = [k for ki, k in enumerate(kinds) for _ in range(flow[ki][ci])]
+        rng.shuffle(items)
+        result[key] = items
+    return result
