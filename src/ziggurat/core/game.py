@@ -130,16 +130,30 @@ class Game(ABC):
             raise RecordError(f"saved state is for game {data.get('game')!r}, not {self.spec.id!r}")
         if data.get("players") != self.num_players:
             raise RecordError(f"saved state is for {data.get('players')!r} players, not {self.num_players}")
+        history = data.get("history", [])
+        if not isinstance(history, list) or not all(
+            isinstance(h, list) and len(h) == 2 and all(type(x) is int for x in h) for h in history
+        ):
+            raise RecordError("saved state: 'history' must be a list of [player, action id] pairs")
         state = self.new_initial_state()
         try:
             state._load(data["state"])
-            history = data.get("history", [])
-            state.history = [(int(p), int(a)) for p, a in history]
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
             raise RecordError(f"saved {self.spec.id} state is corrupt: {exc!r}") from None
         state._legal = None
+        if history:
+            # a history must be the one that leads to this position: records and undo are built from it
+            replay = self.new_initial_state()
+            try:
+                for p, a in history:
+                    replay.apply_action(a, None if p == CHANCE else p)
+            except ZigguratError as exc:
+                raise RecordError(f"saved state: its history does not replay ({exc})") from None
+            if replay._dump() != state._dump():
+                raise RecordError("saved state: its history does not lead to its position")
+            state.history = [(p, a) for p, a in history]
         return state
 
 

@@ -1,0 +1,89 @@
+"""Every loader under hypothesis: records and saved states of every game.
+
+Any exception other than the project's own errors is a defect, and so is a
+document that loads but then fails in play: whatever loads is played on
+(every view, every player's legal actions, a random continuation, saved again).
+The number of cases per test is the hypothesis profile's (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, State, ZigguratError
+from tests.fuzz.mutate import damaged
+from tests.fuzz.positions import GAMES, positions
+
+
+def play_on(state: State, seed: int, steps: int = 80) -> None:
+    """Use a loaded state as a front end and a bot would: it must never fail with anything but our errors."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        for p in [None, *range(state.num_players)]:
+            json.dumps(state.view(p))
+        state.game.state_from_json(json.dumps(state.to_json()))
+        GameRecord.from_state(state, seed=None)
+        str(state)
+        cur = state.current_player()
+        if state.is_terminal():
+            state.outcome()
+            return
+        if cur == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert outcomes, "a chance node without outcomes"
+            state.apply_action(state.sample_chance(rng))
+            continue
+        movers = state.players_to_move()
+        assert movers, "nobody to move in a state that is not over"
+        for p in movers:
+            legal = state.legal_action_texts(p)
+            assert legal, f"player {p + 1} is to move with no legal action"
+            for p2 in range(state.num_players):
+                state.resample(p2, rng)
+        p = movers[0]
+        action = rng.choice(state.legal_actions(p))
+        state.apply_action(action, p if cur == SIMULTANEOUS else None)
+
+
+def _documents(game_id: str) -> list[dict]:
+    return [s.to_json() for s in positions(game_id)[::3]]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_saved_states_either_load_and_play_or_are_clear_errors(game_id: str, data: st.DataObject) -> None:
+    good = data.draw(st.sampled_from(_documents(game_id)))
+    doc = data.draw(damaged(good))
+    game = positions(game_id)[0].game
+    try:
+        state = game.state_from_json(json.dumps(doc))
+    except ZigguratError:
+        return
+    play_on(state, data.draw(st.integers(0, 10**6)))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@given(data=st.data())
+def test_records_either_replay_and_play_or_are_clear_errors(game_id: str, data: st.DataObject) -> None:
+    final = positions(game_id)[-1]
+    good = GameRecord.from_state(final, seed=1).to_json()
+    doc = data.draw(damaged(good, times=3))
+    try:
+        state = GameRecord.from_json(json.dumps(doc)).replay()
+    except ZigguratError:
+        return
+    play_on(state, data.draw(st.integers(0, 10**6)), steps=20)
+
+
+@given(text=st.one_of(st.text(max_size=200), st.binary(max_size=200).map(lambda b: b.decode("latin-1"))))
+def test_any_text_is_a_record_or_a_clear_error(text: str) -> None:
+    try:
+        GameRecord.from_json(text).replay()
+    except ZigguratError:
+        pass
