@@ -19,10 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from ziggurat.core import ZigguratError, get_game, make_game
 from tests.fuzz.mutate import damaged
 from tests.fuzz.test_loaders import play_on
 from tests.fuzz.toml_out import dumps
+from ziggurat.core import ZigguratError, get_game, make_game
 
 FILES = [
     ("kuhnah", "deck", "cards.toml"),

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, State, ZigguratError
 from tests.fuzz.mutate import damaged
 from tests.fuzz.positions import GAMES, positions
+from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, State, ZigguratError
 
 
 def play_on(state: State, seed: int, steps: int = 80) -> None:

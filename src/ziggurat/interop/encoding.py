@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Mapping
 from typing import Any
 
+from ziggurat.core.errors import ConfigError, ParseActionError
 from ziggurat.core.game import Game
 from ziggurat.core.registry import get_game
 
@@ -86,3 +87,40 @@ def _flatten(value: Any, path: str, out: list[float], size: int) -> None:
         out[_bucket(path, size)] += float(value)
     else:
         out[_bucket(f"{path}={value}", size)] += 1.0
+
+
+def action_id(action: Any) -> int:
+    """An agent's action as a plain int: a Python or NumPy integer, or an array holding one integer.
+
+    Anything else (a float, a bool, a text, an array of several values) is a
+    ParseActionError, raised before the environment changes anything.
+
+    >>> import numpy as np
+    >>> action_id(3), action_id(np.int64(3)), action_id(np.array([3]))
+    (3, 3, 3)
+    """
+    if type(action) is int:
+        return action
+    if hasattr(action, "dtype") and hasattr(action, "size"):  # a NumPy array or scalar
+        if action.size != 1 or action.dtype.kind not in "iu":
+            raise ParseActionError(f"an action is one whole number, not {action!r}")
+        return int(action.reshape(()).item()) if hasattr(action, "reshape") else int(action)
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise ParseActionError(f"an action is one whole number, not {action!r}")
+    return int(action)
+
+
+def check_seed(seed: Any) -> int | None:
+    """A seed given to ``reset``: ``None`` or a whole number from 0 (a ConfigError otherwise)."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        try:
+            import numpy as np
+
+            if isinstance(seed, np.integer) and seed >= 0:
+                return int(seed)
+        except ImportError:  # pragma: no cover - numpy comes with every adapter
+            pass
+        raise ConfigError(f"a seed is a whole number from 0, not {seed!r}")
+    return seed

@@ -43,7 +43,7 @@ from ziggurat.core.bot import Bot
 from ziggurat.core.game import Game, State
 from ziggurat.core.match import Match
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
+from ziggurat.interop.encoding import action_id, check_seed, encode_view, tensor_size, value_bounds
 
 __all__ = ["ZigguratEnv"]
 
@@ -138,7 +138,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and play the bots up to the seat's first decision."""
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         base = int(self.np_random.integers(2**62))
         self._match = Match(self.game, base)
         seats = zip(self._seat_players(), self.opponent_names, strict=True)
@@ -152,13 +152,15 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         """Apply the seat's action, then the bots' until the seat decides again or the game ends."""
         if self._done:
             raise RuntimeError("the game is over: call reset() to start a new one")
-        a = int(action.item() if isinstance(action, np.ndarray) else action)
+        a = action_id(action)  # a malformed action is an error in every mode, and changes nothing
         state = self.state
         if a not in state.legal_actions(self.seat) and self.illegal_action == "penalty":
             self._done = True
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), self.illegal_penalty, True, False, info
+        if a not in state.legal_actions(self.seat):
+            state.apply_action(a, self.seat)  # raises IllegalActionError before any bot has thought: nothing changes
         # Other players deciding at the same (simultaneous) node choose before seeing ours.
         others = [p for p in state.players_to_move() if p != self.seat]
         choices = [(p, self._match.decide(self._bots[p], p)) for p in others]

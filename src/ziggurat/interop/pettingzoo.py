@@ -35,9 +35,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from ziggurat.core.errors import ParseActionError
 from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
+from ziggurat.interop.encoding import action_id, check_seed, encode_view, tensor_size, value_bounds
 
 __all__ = ["ZigguratAECEnv", "ZigguratParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -50,7 +51,7 @@ class _Table:
         self.n = self.game.num_players
         self.agents = [f"player_{p}" for p in range(self.n)]
         self.index = {a: p for p, a in enumerate(self.agents)}
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
         self.state: State = self.game.new_initial_state()
         size = tensor_size(self.game)
         low, high = value_bounds(self.game)
@@ -63,6 +64,7 @@ class _Table:
         self.act_space = spaces.Discrete(self.game.num_actions)
 
     def new_game(self, seed: int | None) -> None:
+        seed = check_seed(seed)
         if seed is not None:
             self.rng = random.Random(seed)
         self.state = self.game.new_initial_state()
@@ -83,10 +85,7 @@ class _Table:
         return json.dumps(self.state.view(None), indent=1)
 
 
-def _action_id(action: Any) -> int:
-    if isinstance(action, np.ndarray):
-        action = action.item()
-    return int(action)
+_action_id = action_id
 
 
 class _TableEnv:
@@ -232,7 +231,7 @@ class ZigguratParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         movers = [self.table.agents[p] for p in state.players_to_move()]
         missing = [a for a in movers if a not in actions]
         if missing:
-            raise ValueError(f"no action for {', '.join(missing)}, who must decide now")
+            raise ParseActionError(f"no action for {', '.join(missing)}, who must decide now")
         trial = state.clone()
         for agent in movers:  # check all first, so a bad action changes nothing
             trial.apply_action(_action_id(actions[agent]), self.table.index[agent])

@@ -31,7 +31,7 @@ def _tile_panel(tile: Mapping[str, Any]) -> Panel:
             body.append(_workers([tile["explorer"]]))
         else:
             body.append(f"\nexplore {tile['position']}", style="dim")
-        return Panel(body, title=f"{tile['position']}", width=34)
+        return Panel(body, title=Text(f"{tile['position']}"), width=34)
     body = Text()
     for b in tile["basics"]:
         body.append(f"basic {b['number']}: {b['text']}")
@@ -52,7 +52,7 @@ def _tile_panel(tile: Mapping[str, Any]) -> Panel:
         body.append(o["text"], style="dim strike" if o["covered"] else "")
         if o["covered"]:
             body.append(" [cube]", style="bold red")
-    return Panel(body, title=f"{tile['position']} {tile['name']} ({tile['tile']})", width=34)
+    return Panel(body, title=Text(f"{tile['position']} {tile['name']} ({tile['tile']})"), width=34)
 
 
 def render(view: Mapping[str, Any], player: int | None = None) -> Any:
@@ -95,10 +95,10 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
     parts.append(Panel(center, title="Pyramid tile", expand=False))
     offers = Table(title=f"Offerings (deck {view['offering_deck']})", show_header=False, box=None)
     for o in view["offerings"]:
-        offers.add_row(o["id"], o["name"], o["text"])
+        offers.add_row(Text(o["id"]), Text(o["name"]), Text(o["text"]))
     market = Table(title=f"Market (deck {view['market_deck']})", show_header=False, box=None)
     for m in view["market"]:
-        market.add_row(m["id"], m["name"], m["text"])
+        market.add_row(Text(m["id"]), Text(m["name"]), Text(m["text"]))
     cards = Table.grid(padding=(0, 4))
     cards.add_row(offers, market)
     parts.append(cards)
@@ -129,8 +129,8 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
             f"{info['masks']}/{limits['masks']}",
             str(info["points"]),
             workers,
-            cards_text,
-            heritage,
+            Text(cards_text),
+            Text(heritage),
         )
     parts.append(table)
     if "scores" in view:
