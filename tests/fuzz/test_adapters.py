@@ -61,7 +61,7 @@ def test_gymnasium_step_and_reset_take_any_input(game: str, steps: list[Any], se
             action = int(np.flatnonzero(env.action_masks())[0])
         before = _snapshot(env.state)
         try:
-            obs, reward, done, _, info = env.step(action)
+            obs, reward, _, _, _ = env.step(action)
         except ZigguratError:
             assert _snapshot(env.state) == before, f"a refused action {action!r} changed the game"
             continue
