@@ -312,6 +312,8 @@ def simulate_command(
                                              "compare_variants": compare_variants, "engine": engine})  # fmt: skip
     except ZigguratError as exc:
         raise fail(str(exc)) from None
+    if engine == "fast":
+        previous = []  # the kernels play whole batches: a stopped fast run is played again
     log = RowLog(out / "games.csv", previous) if out is not None else None
     t0 = time.perf_counter()
     try:
@@ -320,8 +322,6 @@ def simulate_command(
             if engine == "fast":  # compiled batches: rows at the end (a stopped run starts again, in seconds)
                 from ziggurat.fast.simulate import simulate_fast
 
-                previous = []
-                bar.update(task, completed=0)
                 result = simulate_fast(setups, names, games, seed, n_jobs, backend, address,
                                        lambda k: bar.advance(task, k))  # fmt: skip
                 if log is not None:
