@@ -28,15 +28,18 @@ class Terminal:
         os.close(slave)
         self.out = ""
         self.read_upto = 0
+        self.mark_end = 0
 
     def read_until(self, *marks: str, timeout: float = 30.0) -> str:
         """Read until one of ``marks`` appears in what is new since the last answer; return it."""
         end = time.monotonic() + timeout
         while True:
             new = self.out[self.read_upto :]
-            for mark in marks:
-                if mark in new:
-                    return mark
+            found = sorted((new.index(m), m) for m in marks if m in new)
+            if found:  # the earliest mark first: one chunk of output may hold several
+                position, mark = found[0]
+                self.mark_end = self.read_upto + position + len(mark)
+                return mark
             remaining = end - time.monotonic()
             assert remaining > 0, f"timed out waiting for {marks}; last output: {new[-500:]!r}"
             ready, _, _ = select.select([self.master], [], [], remaining)
@@ -91,7 +94,7 @@ def test_kukulkan_hot_seat_hands_over_once_per_player_per_round_on_a_wiped_alter
                 term.answer("1")
             elif mark == "Revealed together":
                 rounds += 1
-                term.read_upto = term.out.index("Revealed together", term.read_upto) + 1
+                term.read_upto = term.mark_end
             else:
                 raise AssertionError("the game ended early: " + term.out[-500:])
         while term.read_until(HAND_OVER, ASK) == HAND_OVER:

@@ -44,8 +44,8 @@ def _ctrl_c_once_rows_appear(args: list[str], csv: Path, total: int) -> tuple[in
 
 
 def test_simulate_stopped_by_ctrl_c_resumes_to_the_same_result(tmp_path: Path) -> None:
-    games = 4000
-    run = ["simulate", "kuhnah", "--players", "3", "--bots", "random,greedy", "--games", str(games), "--seed", "5"]
+    games = 1600
+    run = ["simulate", "kuhnah", "--players", "2", "--bots", "random", "--games", str(games), "--seed", "5"]
     out = tmp_path / "stopped"
     code, stdout, stderr = _ctrl_c_once_rows_appear([*run, "--jobs", "2", "--out", str(out)], out / "games.csv", games)
     assert code == 130, (stdout, stderr)
@@ -64,9 +64,9 @@ def test_simulate_stopped_by_ctrl_c_resumes_to_the_same_result(tmp_path: Path) -
 
 
 def test_arena_stopped_by_ctrl_c_resumes_to_the_same_result(tmp_path: Path) -> None:
-    run = ["arena", "kuhnah", "--bots", "greedy,random", "--games", "1500", "--seed", "2"]
+    run = ["arena", "kuhnah", "--bots", "greedy,random", "--games", "500", "--seed", "2"]
     csv = tmp_path / "stopped.csv"
-    code, stdout, stderr = _ctrl_c_once_rows_appear([*run, "--jobs", "2", "--csv", str(csv)], csv, 1500)
+    code, stdout, stderr = _ctrl_c_once_rows_appear([*run, "--jobs", "2", "--csv", str(csv)], csv, 500)
     assert code == 130 and "Traceback" not in stderr, stderr
     assert f"ziggurat arena --resume {csv}" in stdout
     assert runner.invoke(app, ["arena", "--resume", str(csv), "--jobs", "1"]).exit_code == 0

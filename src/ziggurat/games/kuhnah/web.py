@@ -288,7 +288,7 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     >>> m.resolve_chance()
     >>> b = board(m.state.view(0), 0, m.state.legal_action_texts(0))
     >>> [b.paths[a] for a, text in m.state.legal_action_texts(0) if text.startswith("take")]
-    [('take:14a',), ('take:16b',)]
+    [('take:30b',), ('take:6a',)]
     """
     moves = _Moves(legal)
     paths: dict[int, tuple[str, ...]] = {}
