@@ -33,6 +33,7 @@ CASES: dict[str, list[tuple[int, dict[str, object], int]]] = {
         (4, {"geomancers": True}, 200),
         (2, {"points": True}, 200),
     ],
+    "kukulkan": [(p, {}, 400) for p in range(1, 7)],
 }
 
 

@@ -1,6 +1,6 @@
 """The replay check is not vacuous: a kernel with one rule changed fails it.
 
-Each mutant is K'uh Nah's kernel source with one rule edited, compiled afresh
+Each mutant is a game's kernel source with one rule edited, compiled afresh
 (in a temporary folder); replaying its games through the engine must find a
 step where the legal sets, the actor or the final scores differ. Mutants of the
 configuration (what ``prepare`` hands the compiled code) reuse the real kernel.
@@ -21,77 +21,119 @@ pytest.importorskip("numba")
 
 from tests.fast.helpers import replay_many
 from ziggurat.core.kernel import GameKernel
-from ziggurat.fast.driver import ReplayMismatch
+from ziggurat.core.registry import make_game
+from ziggurat.fast.driver import ReplayMismatch, kernel_for
 
-# (what the rule says, the source text, its mutant)
-SOURCE_MUTANTS = [
-    ("a lighter or equal support needs a match", "value[a] > v or", "value[a] >= v or"),
-    ("the jaguar on the left support matches", "or rsym[a] == wild or", "or"),
-    (
-        "a card supporting one from its left scores nothing",
-        "if grid[q, r + 1, c] < 0 and grid[q, r + 1, c - 1] < 0:",
-        "if grid[q, r + 1, c] < 0:",
-    ),
-    (
-        "a wild half costs a jade one must have",
-        "if jade_wild and wild_used[player] == 0 and jade[player] > 0:",
-        "if jade_wild and wild_used[player] == 0:",
-    ),
-    ("the game ends when the deck is empty", "if deck_n == 0:", "if deck_n <= 1:"),
-]
+# per game: (what the rule says, the source text, its mutant)
+SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
+    "kuhnah": [
+        ("a lighter or equal support needs a match", "value[a] > v or", "value[a] >= v or"),
+        ("the jaguar on the left support matches", "or rsym[a] == wild or", "or"),
+        (
+            "a card supporting one from its left scores nothing",
+            "if grid[q, r + 1, c] < 0 and grid[q, r + 1, c - 1] < 0:",
+            "if grid[q, r + 1, c] < 0:",
+        ),
+        (
+            "a wild half costs a jade one must have",
+            "if jade_wild and wild_used[player] == 0 and jade[player] > 0:",
+            "if jade_wild and wild_used[player] == 0:",
+        ),
+        ("the game ends when the deck is empty", "if deck_n == 0:", "if deck_n <= 1:"),
+    ],
+    "kukulkan": [
+        ("a write must be lower than its supports", "if ok and t > n:", "if ok and t >= n:"),
+        ("a trail must be completable to exactly n", "if left == 1 or _trail_find(", "if left >= 1 or _trail_find("),
+        (
+            "a pass only when nothing is possible without a help",
+            "    if count == 0:\n        out[0] = cfg[_PASS]\n        count = 1",
+            "    if count <= 1:\n        out[count] = cfg[_PASS]\n        count += 1",
+        ),
+        ("each help once per game", "if not used & U_SAME and same_ok:", "if same_ok:"),
+        ("super-six changes only a rolled 6", "six = die == DIE and", "six = die >= DIE - 1 and"),
+        (
+            "a first-to-claim bonus closes once claimed",
+            "if ac_open and m & (a_bit | c_bit)",
+            "if not c & AC and m & (a_bit | c_bit)",
+        ),
+        ("ties are broken by marked blocks", "keys[q] = scores[q] * 64 + count", "keys[q] = scores[q]"),
+    ],
+}
 
-CASES: list[tuple[int, dict[str, object]]] = [(2, {}), (3, {"jade-wild": True}), (5, {})]
+# per game: the setups replayed, then how many games of each
+CASES: dict[str, tuple[list[tuple[int, dict[str, object]]], int]] = {
+    "kuhnah": ([(2, {}), (3, {"jade-wild": True}), (5, {})], 60),
+    "kukulkan": ([(1, {}), (3, {}), (6, {})], 60),
+}
 
 
-def _fails(kernel: GameKernel, games: int = 60) -> bool:
-    for players, options in CASES:
+def _fails(game_id: str, kernel: GameKernel) -> bool:
+    setups, games = CASES[game_id]
+    for players, options in setups:
         try:
-            replay_many("kuhnah", players, options, games, kernel=kernel)
+            replay_many(game_id, players, options, games, kernel=kernel)
         except (ReplayMismatch, AssertionError) as exc:
             assert str(exc)
             return True
     return False
 
 
+def _source_cases() -> list[Any]:
+    return [
+        pytest.param(game_id, original, mutant, id=f"{game_id}: {rule}")
+        for game_id, mutants in SOURCE_MUTANTS.items()
+        for rule, original, mutant in mutants
+    ]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("rule", "original", "mutant"), SOURCE_MUTANTS, ids=[m[0] for m in SOURCE_MUTANTS])
-def test_a_mutated_rule_fails_the_replay(tmp_path: Path, rule: str, original: str, mutant: str) -> None:
-    real = importlib.import_module("ziggurat.games.kuhnah.kernel")
+@pytest.mark.parametrize(("game_id", "original", "mutant"), _source_cases())
+def test_a_mutated_rule_fails_the_replay(tmp_path: Path, game_id: str, original: str, mutant: str) -> None:
+    real = importlib.import_module(f"ziggurat.games.{game_id}.kernel")
     source = inspect.getsource(real)
     assert source.count(original) == 1, f"the kernel no longer says {original!r}: update this mutant"
-    path = tmp_path / "kuhnah_mutant.py"
+    path = tmp_path / f"{game_id}_mutant.py"
     path.write_text(source.replace(original, mutant))
-    spec = importlib.util.spec_from_file_location(f"kuhnah_mutant_{abs(hash(rule))}", path)
+    spec = importlib.util.spec_from_file_location(f"{game_id}_mutant_{abs(hash(original))}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert _fails(module.KERNEL), f"a kernel where {rule!r} is broken passed the replay"
+    assert _fails(game_id, module.KERNEL), f"a kernel where {original!r} became {mutant!r} passed the replay"
 
 
-def _with_config(change: Any) -> GameKernel:
-    from ziggurat.games.kuhnah.kernel import KERNEL, prepare
+def _with_config(game_id: str, change: Any) -> GameKernel:
+    real = importlib.import_module(f"ziggurat.games.{game_id}.kernel")
 
     def mutated(game: Any) -> Any:
-        config = prepare(game)
-        change(config[0])
+        config = real.prepare(game)
+        change(config)
         return config
 
-    return dataclasses.replace(KERNEL, prepare=mutated)
+    return dataclasses.replace(real.KERNEL, prepare=mutated)
+
+
+def _swap(cfg: Any, i: int, j: int) -> None:
+    cfg[i], cfg[j] = cfg[j], cfg[i]
 
 
 @pytest.mark.parametrize(
-    ("rule", "change"),
+    ("game_id", "rule", "change"),
     [
-        ("cards removed by player count", lambda cfg: cfg.__setitem__(2, cfg[2] - 1)),
-        ("the chosen start player", lambda cfg: cfg.__setitem__(5, (cfg[5] + 1) % cfg[0])),
-        ("the jaguar is wild", lambda cfg: cfg.__setitem__(3, -1)),
+        ("kuhnah", "cards removed by player count", lambda c: c[0].__setitem__(2, c[0][2] - 1)),
+        ("kuhnah", "the chosen start player", lambda c: c[0].__setitem__(5, (c[0][5] + 1) % c[0][0])),
+        ("kuhnah", "the jaguar is wild", lambda c: c[0].__setitem__(3, -1)),
+        ("kukulkan", "the base is printed 4 5 6 5 4", lambda c: c[6].__setitem__(2, 5)),
+        ("kukulkan", "A and B are different blocks", lambda c: _swap(c[0], 9, 10)),
+        ("kukulkan", "the axis is five blocks", lambda c: c[0].__setitem__(15, c[0][15] & ~(1 << 16))),
+        ("kukulkan", "b9 rests on two blocks", lambda c: c[5].__setitem__((9, 1), -1)),
     ],
+    ids=lambda x: x if isinstance(x, str) else None,
 )
-def test_a_mutated_setup_fails_the_replay(rule: str, change: Any) -> None:
-    assert _fails(_with_config(change)), f"a kernel where {rule!r} is broken passed the replay"
+def test_a_mutated_setup_fails_the_replay(game_id: str, rule: str, change: Any) -> None:
+    assert _fails(game_id, _with_config(game_id, change)), f"a kernel where {rule!r} is broken passed the replay"
 
 
-def test_the_real_kernel_passes_the_same_replay() -> None:
-    from ziggurat.games.kuhnah.kernel import KERNEL
-
-    assert not _fails(KERNEL)
+@pytest.mark.parametrize("game_id", sorted(CASES))
+def test_the_real_kernel_passes_the_same_replay(game_id: str) -> None:
+    players, options = CASES[game_id][0][0]
+    assert not _fails(game_id, kernel_for(make_game(game_id, players, options)))

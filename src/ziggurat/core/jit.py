@@ -30,6 +30,22 @@ def jit_inline(fn: F) -> F:
     return cast(F, njit(cache=True, inline="always")(fn))
 
 
+_LEAF: dict[str, Any] = {"cache": True, "_nrt": False}
+
+
+def jit_leaf(fn: F) -> F:
+    """As :func:`jit`, for a function that allocates nothing: it only reads and writes the arrays it is given.
+
+    Compiled without numba's reference counting (``_nrt=False``). Otherwise every
+    call with array arguments costs an atomic increment and decrement per array,
+    which dominated Kukulkán's inner loop (a legal-action helper with twenty
+    arrays, called at every step). A leaf may call other leaves and
+    :func:`jit_inline` helpers; allocating (``np.zeros``, :func:`record_step`)
+    fails to compile, so the caller allocates and hands the arrays in.
+    """
+    return cast(F, njit(**_LEAF)(fn))
+
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -94,6 +110,34 @@ def grow(buf: np.ndarray, need: int) -> np.ndarray:
     new = np.empty(size, buf.dtype)
     new[: buf.shape[0]] = buf
     return new
+
+
+@jit_inline
+def put_step(
+    actors: np.ndarray,
+    actions: np.ndarray,
+    offsets: np.ndarray,
+    legal: np.ndarray,
+    step: int,
+    actor: int,
+    action: int,
+    choices: np.ndarray,
+    count: int,
+) -> bool:
+    """:func:`record_step` into buffers that never grow (for :func:`jit_leaf` code); False if they are full.
+
+    The caller plays on without recording and tries again with larger buffers
+    (the game of a seed is the same every time).
+    """
+    start = offsets[step] if step < offsets.shape[0] else 0
+    if step + 1 >= offsets.shape[0] or start + count > legal.shape[0]:
+        return False
+    actors[step] = actor
+    actions[step] = action
+    for i in range(count):
+        legal[start + i] = choices[i]
+    offsets[step + 1] = start + count
+    return True
 
 
 @jit

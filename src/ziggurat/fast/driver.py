@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ziggurat.core.errors import ZigguratError
-from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ziggurat.core.kernel import Batch, GameKernel, Trace
 from ziggurat.core.registry import entry_for, game_ids, get_game, make_game
 
@@ -101,11 +101,18 @@ def replay(game: Game, kernel_trace: Trace) -> State:
     At every step the engine must have the same actor and the same set of legal
     actions (chance outcomes at chance nodes) as the kernel, and at the end the
     same scores and ranks; otherwise :class:`ReplayMismatch` names the step.
+    Where several players choose at once (a simultaneous node), the kernel's
+    actor must be one of those still to choose, and it acts with
+    ``apply_action(action, actor)`` as any driver of the engine would.
     """
     state = game.new_initial_state()
     for i, (actor, action) in enumerate(kernel_trace.history()):
         cur = state.current_player()
-        if cur != actor:
+        if cur == SIMULTANEOUS:
+            if actor not in state.players_to_move():
+                waiting = list(state.players_to_move())
+                raise ReplayMismatch(f"step {i}: the kernel has actor {actor}, the engine waits for players {waiting}")
+        elif cur != actor:
             raise ReplayMismatch(f"step {i}: the kernel has actor {actor}, the engine {cur}")
         if actor == CHANCE:
             engine = sorted(a for a, _ in state.chance_outcomes())

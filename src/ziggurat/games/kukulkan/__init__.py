@@ -1,5 +1,6 @@
 """Kukulkán: roll and write — build your own El Castillo with a shared die."""
 
+from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.kukulkan.encode import tensor, tensor_size
 from ziggurat.games.kukulkan.heuristic import heuristic, value
@@ -35,6 +36,14 @@ Actions draw s12 | write b7 | mark b3 | pass | help plus-one 5 | help super-six 
         help same-value   (a draw is given segment by segment; A-D also name blocks)
 """
 
+
+def load_kernel() -> GameKernel:
+    """The compiled kernel (imports numba: the ``fast`` extra)."""
+    from ziggurat.games.kukulkan.kernel import KERNEL
+
+    return KERNEL
+
+
 ENTRY = GameEntry(
     game_class=KukulkanGame,
     rules=RULES,
@@ -44,6 +53,7 @@ ENTRY = GameEntry(
     tensor_size=tensor_size,
     value=value,
     board=board,
+    kernel=load_kernel,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "KukulkanGame", "KukulkanState"]
