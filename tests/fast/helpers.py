@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ziggurat.core.game import Game
+from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.kernel import GameKernel, Trace
 from ziggurat.core.registry import make_game
 from ziggurat.fast import kernel_for, replay, run_seeds
+
+
+def legal_set(state: State, actor: int) -> list[int]:
+    """The engine's legal actions of ``actor`` (chance outcomes for CHANCE), sorted as ``Trace.legal_at``."""
+    if actor == CHANCE:
+        return sorted(a for a, _ in state.chance_outcomes())
+    return sorted(state.legal_actions(actor))
 
 
 def kernel_trace(kernel: GameKernel, game: Game, seed: int) -> Trace:

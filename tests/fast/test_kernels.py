@@ -34,6 +34,11 @@ CASES: dict[str, list[tuple[int, dict[str, object], int]]] = {
         (2, {"points": True}, 200),
     ],
     "kukulkan": [(p, {}, 400) for p in range(1, 7)],
+    "nakum": [
+        *[(p, {}, 600) for p in range(2, 5)],
+        (3, {"max-rounds": 40}, 300),
+        (4, {"max-rounds": 2}, 300),
+    ],
 }
 
 

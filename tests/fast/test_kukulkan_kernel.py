@@ -21,7 +21,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from tests.fast.helpers import replay_many
+from tests.fast.helpers import legal_set, replay_many
 from ziggurat.core.errors import ZigguratError
 from ziggurat.core.game import CHANCE
 from ziggurat.core.kernel import Trace
@@ -89,7 +89,8 @@ def _coverage(players: int, options: dict[str, object], games: int, seen: Counte
         t = trace(game, int(seed))
         st = game.new_initial_state()
         assert isinstance(st, KukulkanState)
-        for actor, action in t.history():
+        for i, (actor, action) in enumerate(t.history()):
+            assert legal_set(st, actor) == t.legal_at(i), (seed, i)  # checked as the replay does
             if actor == CHANCE:
                 st.apply_action(action)
                 continue

@@ -58,12 +58,28 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
         ),
         ("ties are broken by marked blocks", "keys[q] = scores[q] * 64 + count", "keys[q] = scores[q]"),
     ],
+    "nakum": [
+        ("a camp opens only beside a worker on its tile", "if active and cubes[t] != full:", "if cubes[t] != full:"),
+        (
+            "nobody takes both places of a double space",
+            "if cap[s] == 1 or o & bit or _pop(o) >= 2:",
+            "if cap[s] == 1 or _pop(o) >= 2:",
+        ),
+        (
+            "resources beyond the storage limit are lost",
+            "min(pl[p, r] - eff[row, _COST + r] + eff[row, _GAIN + r], cfg[_LIM + r])",
+            "pl[p, r] - eff[row, _COST + r] + eff[row, _GAIN + r]",
+        ),
+        ("a second offering ends the game", "if pl[p, P_MADE] >= 2:", "if pl[p, P_MADE] >= 3:"),
+        ("the clan does not grow in round 1", "if sv[S_ROUND] > 1 and hand >= 2", "if sv[S_ROUND] > 0 and hand >= 2"),
+    ],
 }
 
 # per game: the setups replayed, then how many games of each
 CASES: dict[str, tuple[list[tuple[int, dict[str, object]]], int]] = {
     "kuhnah": ([(2, {}), (3, {"jade-wild": True}), (5, {})], 60),
     "kukulkan": ([(1, {}), (3, {}), (6, {})], 60),
+    "nakum": ([(2, {}), (4, {}), (3, {"max-rounds": 40})], 60),
 }
 
 
@@ -126,6 +142,10 @@ def _swap(cfg: Any, i: int, j: int) -> None:
         ("kukulkan", "A and B are different blocks", lambda c: _swap(c[0], 9, 10)),
         ("kukulkan", "the axis is five blocks", lambda c: c[0].__setitem__(15, c[0][15] & ~(1 << 16))),
         ("kukulkan", "b9 rests on two blocks", lambda c: c[5].__setitem__((9, 1), -1)),
+        ("nakum", "the storage limit of maize", lambda c: c[0].__setitem__(5, c[0][5] - 1)),
+        ("nakum", "two skins make a point", lambda c: c[0].__setitem__(9, 3)),
+        ("nakum", "a safeguard of 15 rounds", lambda c: c[0].__setitem__(11, 14)),
+        ("nakum", "a marked space holds two with 4 players", lambda c: c[5].__setitem__(slice(None), 1)),
     ],
     ids=lambda x: x if isinstance(x, str) else None,
 )

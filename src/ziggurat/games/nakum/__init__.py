@@ -1,5 +1,6 @@
 """Nakum (Carlos Viedma): worker placement around a Maya pyramid."""
 
+from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
 from ziggurat.games.nakum.encode import tensor, tensor_size
 from ziggurat.games.nakum.heuristic import heuristic, value
@@ -45,6 +46,14 @@ Texts   place maizal basic 1, place cazador camp, camp cazador 2, explore 3,
         place start, place grow, free maizal 1, reveal 2, pass
 """
 
+
+def load_kernel() -> GameKernel:
+    """The compiled kernel (imports numba: the ``fast`` extra)."""
+    from ziggurat.games.nakum.kernel import KERNEL
+
+    return KERNEL
+
+
 ENTRY = GameEntry(
     game_class=NakumGame,
     rules=RULES,
@@ -57,6 +66,7 @@ ENTRY = GameEntry(
     # measured (docs/bots.md): random playouts to the end of the Day, then judged by ``value``,
     # beat playouts to the end of the game (random Nakum players barely ever finish it)
     search={"cut": "chance"},
+    kernel=load_kernel,
 )
 
 __all__ = ["ENTRY", "SPEC", "NakumGame", "NakumState"]

@@ -1,0 +1,906 @@
+"""Nakum compiled (numba) for batches of random games: the ``fast`` extra.
+
+The same rules as :mod:`ziggurat.games.nakum.rules`, which stays the
+reference, on the content the game was set up with (the shipped reconstruction
+or a user's files: tiles, market, offerings, heritage cards, the family card),
+handed to the compiled code as tables by :func:`prepare`.
+
+Setup: two offerings, five market cards and three heritage cards a player are
+drawn (chance, one card at a time, from unordered decks); everyone plays a
+heritage card at the same time (a simultaneous node: the players choose in
+seat order, as the engine's drivers ask them); the start player (and with 3–4
+players the next one) chooses a face-down position, whose tile chance then
+picks among the tiles not yet revealed. A Day: from the start player, one
+placement at a time (a basic space, a camp while a worker is on a basic space
+of its tile, exploring, the pyramid, Pituk, the start token, growing the clan),
+each followed by its own decisions (the camp option, the market card, the
+offering, the heritage card, Pituk's favour, the black cube to remove); a
+player with workers but no legal space passes, and the Day ends when everyone
+has placed all their workers or all who still have some passed in a row. The
+Night: workers back (sacrificed ones to the reserve), explored tiles revealed,
+the market refilled to five and the offerings to two. The game ends after the
+Day in which someone completes a second offering, or after round
+``max-rounds``. Scores: offerings, card points, point tokens and stored
+resources; ties broken by point tokens, then masks, then the earlier first
+offering.
+
+Chance is the engine's queue of draws (tile reveals, market and offering
+refills, the deal), skipped exactly where the engine skips them (a full market
+or offering row, an empty deck). Every player chooses uniformly among the
+engine's legal actions; chance draws uniformly from the pool the engine names.
+Action and chance ids are the engine's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ziggurat.core.jit import below, jit, jit_inline, jit_leaf, put_step, seed_rng
+from ziggurat.core.kernel import GameKernel
+from ziggurat.games.nakum.content import HERITAGE_ACTION, MARKET_ACTION, MAX_OPTIONS, NUM_TILES
+from ziggurat.games.nakum.rules import (
+    BUY,
+    CAMP,
+    DAWN,
+    DAY,
+    DRAW_DEAL,
+    DRAW_MARKET,
+    DRAW_OFFERING,
+    FAVOUR,
+    FAVOURS,
+    FREE,
+    HAND_SIZE,
+    HERITAGE_SETUP,
+    MARKET_SIZE,
+    OFFER,
+    OFFERINGS_SIZE,
+    OVER,
+    PLAY,
+    RESERVE_WORKERS,
+    REVEAL,
+    START_WORKERS,
+)
+
+if TYPE_CHECKING:
+    from ziggurat.core.game import Game
+
+CHANCE = -1
+QUEUE = 64  # draws pending at once: a Night's 8 reveals and 7 refills, a favour's 5, the deal
+
+# cfg fields: counts, the storage limits and resources per point (three each), then one field each
+_P, _NB, _M, _O, _H = range(5)
+_LIM = 5
+_PER = 8
+(_MAX_ROUNDS, _A_BASIC, _A_CAMP, _A_EXPLORE, _A_PYRAMID, _A_PITUK, _A_START, _A_GROW, _A_OPTION, _A_BUY, _A_OFFER,
+ _A_HERITAGE, _A_FAVOUR, _A_FREE, _A_REVEAL, _PITUK, _START, _GROW, _E_CAMP, _E_MARKET, _E_HERITAGE, _MAX_LEN,
+ _SPACES) = range(11, 34)  # fmt: skip
+_CFG = 34
+
+# effect table columns: cost (3), gain (maize, skins, masks, points), action, free a camp, end points
+_COST, _GAIN, _ACTION, _FREE_CAMP, _END_POINTS = 0, 3, 7, 8, 9
+# offering table columns: cost (3), sacrifice, points
+_SACRIFICE, _POINTS = 3, 4
+
+# the state vector
+(S_PHASE, S_TO_MOVE, S_ROUND, S_START, S_REVEALS_LEFT, S_CTX, S_REVEALED, S_FAVOURS, S_OFFER_COUNT, S_END,
+ S_PASSES, S_Q_HEAD, S_Q_LEN, S_MARKET_UP, S_MARKET_DECK, S_OFFERS_UP, S_OFFER_DECK, S_BOX) = range(18)  # fmt: skip
+_STATE = 18
+
+# per player: resources (3), then these
+(P_TOKENS, P_WORKERS, P_HAND, P_RESERVE, P_SACRIFICED, P_FIRST, P_MADE, P_OFFER_POINTS, P_CARD_POINTS,
+ P_CHOICE) = range(3, 13)  # fmt: skip
+_PLAYER = 13
+
+# where a card is: in its deck (or the box), face up (or in a hand), gone (bought, made, played, discarded)
+IN_DECK, UP, GONE = 0, 1, 2
+
+Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def unsupported(game: Game) -> str | None:
+    """Every Nakum option and content file is played by the kernel."""
+    return None
+
+
+def prepare(game: Game) -> Config:
+    """The kernel's configuration of a :class:`~ziggurat.games.nakum.rules.NakumGame` and its content."""
+    g: Any = game
+    c = g.content
+    nb = g.num_basics
+    cfg = np.zeros(_CFG, np.int64)
+    cfg[_P] = g.num_players
+    cfg[_NB] = nb
+    cfg[_M] = len(c.market)
+    cfg[_O] = len(c.offerings)
+    cfg[_H] = len(c.heritage)
+    cfg[_LIM : _LIM + 3] = g.limits
+    cfg[_PER : _PER + 3] = g.per_point
+    cfg[_MAX_ROUNDS] = g.max_rounds
+    for field, value in (
+        (_A_BASIC, g.A_BASIC), (_A_CAMP, g.A_CAMP), (_A_EXPLORE, g.A_EXPLORE), (_A_PYRAMID, g.A_PYRAMID),
+        (_A_PITUK, g.A_PITUK), (_A_START, g.A_START), (_A_GROW, g.A_GROW), (_A_OPTION, g.A_OPTION),
+        (_A_BUY, g.A_BUY), (_A_OFFER, g.A_OFFER), (_A_HERITAGE, g.A_HERITAGE), (_A_FAVOUR, g.A_FAVOUR),
+        (_A_FREE, g.A_FREE), (_A_REVEAL, g.A_REVEAL), (_PITUK, g.pituk_space), (_START, g.start_space),
+        (_GROW, g.grow_space), (_MAX_LEN, g.max_game_length), (_SPACES, g.num_spaces),
+    ):  # fmt: skip
+        cfg[field] = value
+    # one table of effects: basic spaces, camp options (tile * 3 + option), market cards, heritage cards
+    e_camp = nb
+    e_market = e_camp + NUM_TILES * MAX_OPTIONS
+    e_heritage = e_market + len(c.market)
+    cfg[_E_CAMP] = e_camp
+    cfg[_E_MARKET] = e_market
+    cfg[_E_HERITAGE] = e_heritage
+    eff = np.zeros((e_heritage + len(c.heritage), 10), np.int32)
+    for s in range(nb):
+        eff[s, :8] = g.basic_effect[s]
+    for t in range(NUM_TILES):
+        for k, e in enumerate(g.camp_effects[t]):
+            eff[e_camp + t * MAX_OPTIONS + k, :8] = e
+    for i in range(len(c.market)):
+        eff[e_market + i, :8] = g.market_effect[i]
+        eff[e_market + i, _FREE_CAMP] = int(g.market_free[i])
+        eff[e_market + i, _END_POINTS] = g.card_points[i]
+    for i in range(len(c.heritage)):
+        eff[e_heritage + i, :8] = g.heritage_effect[i]
+        eff[e_heritage + i, _FREE_CAMP] = int(g.heritage_free[i])
+        eff[e_heritage + i, _END_POINTS] = g.heritage_points[i]
+    offers = np.zeros((len(c.offerings), 5), np.int32)
+    for i in range(len(c.offerings)):
+        offers[i, :3] = g.offer_cost[i]
+        offers[i, _SACRIFICE] = g.offer_sacrifice[i]
+        offers[i, _POINTS] = g.offer_points[i]
+    basics = np.full((NUM_TILES, 2), -1, np.int32)
+    for t in range(NUM_TILES):
+        basics[t, : len(g.tile_basics[t])] = g.tile_basics[t]
+    options = np.asarray([len(opts) for opts in g.camp_effects], np.int32)
+    cap = np.asarray(g.cap, np.int32)
+    return cfg, eff, offers, basics, options, cap
+
+
+@jit_inline
+def _pop(mask: int) -> int:
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+@jit_inline
+def _affords(pl: np.ndarray, p: int, row: np.ndarray) -> bool:
+    return pl[p, 0] >= row[0] and pl[p, 1] >= row[1] and pl[p, 2] >= row[2]
+
+
+@jit_leaf
+def _market_ok(cfg: np.ndarray, eff: np.ndarray, mstate: np.ndarray, pl: np.ndarray, p: int) -> bool:
+    """Some face-up market card is affordable for ``p``."""
+    e0 = cfg[_E_MARKET]
+    for c in range(cfg[_M]):  # noqa: SIM110 (numba compiles loops, not generator expressions)
+        if mstate[c] == UP and _affords(pl, p, eff[e0 + c]):
+            return True
+    return False
+
+
+@jit_leaf
+def _can(
+    cfg: np.ndarray, eff: np.ndarray, row: int, mstate: np.ndarray, holder: np.ndarray, pl: np.ndarray, p: int
+) -> bool:
+    """``p`` can take effect ``row`` now: pay its cost, and buy or play a card if it asks for one."""
+    if not _affords(pl, p, eff[row]):
+        return False
+    action = eff[row, _ACTION]
+    if action == MARKET_ACTION:
+        return _market_ok(cfg, eff, mstate, pl, p)
+    if action == HERITAGE_ACTION:
+        for c in range(cfg[_H]):  # noqa: SIM110
+            if holder[c] == p:
+                return True
+        return False
+    return True
+
+
+@jit_leaf
+def _placements(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    offers: np.ndarray,
+    basics: np.ndarray,
+    options: np.ndarray,
+    cap: np.ndarray,
+    sv: np.ndarray,
+    pl: np.ndarray,
+    occ: np.ndarray,
+    cubes: np.ndarray,
+    tile_pos: np.ndarray,
+    layout: np.ndarray,
+    explorer: np.ndarray,
+    mstate: np.ndarray,
+    ostate: np.ndarray,
+    holder: np.ndarray,
+    p: int,
+    out: np.ndarray,
+) -> int:
+    """``p``'s legal worker placements into ``out`` (pass if none); how many."""
+    bit = 1 << p
+    n = 0
+    for t in range(NUM_TILES):
+        if tile_pos[t] < 0:
+            continue
+        active = False
+        for j in range(2):
+            s = basics[t, j]
+            if s < 0:
+                continue
+            o = occ[s]
+            if o:
+                active = True  # a camp opens while anyone's worker is on a basic space of its tile
+                if cap[s] == 1 or o & bit or _pop(o) >= 2:
+                    continue
+            if _can(cfg, eff, s, mstate, holder, pl, p):
+                out[n] = cfg[_A_BASIC] + s
+                n += 1
+        full = (1 << options[t]) - 1
+        if active and cubes[t] != full:
+            space = cfg[_NB] + t
+            o = occ[space]
+            if o and (cap[space] == 1 or o & bit or _pop(o) >= 2):
+                continue
+            for k in range(options[t]):
+                if not (cubes[t] >> k) & 1 and _can(
+                    cfg, eff, cfg[_E_CAMP] + t * MAX_OPTIONS + k, mstate, holder, pl, p
+                ):
+                    out[n] = cfg[_A_CAMP] + t
+                    n += 1
+                    break
+    if sv[S_REVEALED] < NUM_TILES:
+        for pos in range(NUM_TILES):
+            if layout[pos] < 0 and explorer[pos] < 0:
+                out[n] = cfg[_A_EXPLORE] + pos
+                n += 1
+    hand = pl[p, P_HAND]
+    if hand >= 2:
+        for c in range(cfg[_O]):
+            if ostate[c] == UP and _affords(pl, p, offers[c]):
+                out[n] = cfg[_A_PYRAMID]
+                n += 1
+                break
+    if sv[S_REVEALED] == NUM_TILES and sv[S_FAVOURS] != 3 and not occ[cfg[_PITUK]]:
+        out[n] = cfg[_A_PITUK]
+        n += 1
+    if sv[S_START] != p and not occ[cfg[_START]]:
+        out[n] = cfg[_A_START]
+        n += 1
+    grow = cfg[_GROW]
+    o = occ[grow]
+    open_ = not o or (cap[grow] == 2 and not o & bit and _pop(o) < 2)
+    if sv[S_ROUND] > 1 and hand >= 2 and pl[p, P_RESERVE] > 0 and open_:
+        out[n] = cfg[_A_GROW]
+        n += 1
+    if n == 0:
+        out[0] = 0
+        n = 1
+    return n
+
+
+@jit_leaf
+def _legal(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    offers: np.ndarray,
+    basics: np.ndarray,
+    options: np.ndarray,
+    cap: np.ndarray,
+    sv: np.ndarray,
+    pl: np.ndarray,
+    occ: np.ndarray,
+    cubes: np.ndarray,
+    tile_pos: np.ndarray,
+    layout: np.ndarray,
+    explorer: np.ndarray,
+    mstate: np.ndarray,
+    ostate: np.ndarray,
+    holder: np.ndarray,
+    p: int,
+    out: np.ndarray,
+) -> int:
+    """``p``'s legal actions (the engine's ids) into ``out``; how many."""
+    phase = sv[S_PHASE]
+    n = 0
+    if phase == DAY:
+        return _placements(cfg, eff, offers, basics, options, cap, sv, pl, occ, cubes, tile_pos, layout, explorer,
+                           mstate, ostate, holder, p, out)  # fmt: skip
+    if phase == HERITAGE_SETUP or phase == PLAY:
+        for c in range(cfg[_H]):
+            if holder[c] == p:
+                out[n] = cfg[_A_HERITAGE] + c
+                n += 1
+    elif phase == CAMP:
+        t = sv[S_CTX]
+        for k in range(options[t]):
+            if not (cubes[t] >> k) & 1 and _can(cfg, eff, cfg[_E_CAMP] + t * MAX_OPTIONS + k, mstate, holder, pl, p):
+                out[n] = cfg[_A_OPTION] + t * MAX_OPTIONS + k
+                n += 1
+    elif phase == BUY:
+        for c in range(cfg[_M]):
+            if mstate[c] == UP and _affords(pl, p, eff[cfg[_E_MARKET] + c]):
+                out[n] = cfg[_A_BUY] + c
+                n += 1
+    elif phase == OFFER:
+        for c in range(cfg[_O]):
+            if ostate[c] == UP and _affords(pl, p, offers[c]):
+                out[n] = cfg[_A_OFFER] + c
+                n += 1
+    elif phase == FAVOUR:
+        for f in range(len(FAVOURS)):
+            if not (sv[S_FAVOURS] >> f) & 1:
+                out[n] = cfg[_A_FAVOUR] + f
+                n += 1
+    elif phase == FREE:
+        for t in range(NUM_TILES):
+            for k in range(MAX_OPTIONS):
+                if (cubes[t] >> k) & 1:
+                    out[n] = cfg[_A_FREE] + t * MAX_OPTIONS + k
+                    n += 1
+    elif phase == REVEAL:
+        for pos in range(NUM_TILES):
+            if layout[pos] < 0:
+                out[n] = cfg[_A_REVEAL] + pos
+                n += 1
+    return n
+
+
+@jit_inline
+def _push(sv: np.ndarray, queue: np.ndarray, token: int) -> None:
+    queue[(sv[S_Q_HEAD] + sv[S_Q_LEN]) % QUEUE] = token
+    sv[S_Q_LEN] += 1
+
+
+@jit_inline
+def _gain(cfg: np.ndarray, eff: np.ndarray, row: int, pl: np.ndarray, p: int) -> None:
+    """Pay the cost and take the gain of effect ``row``; resources beyond the storage limit are lost."""
+    for r in range(3):
+        pl[p, r] = min(pl[p, r] - eff[row, _COST + r] + eff[row, _GAIN + r], cfg[_LIM + r])
+    pl[p, P_TOKENS] += eff[row, _GAIN + 3]
+
+
+@jit_leaf
+def _start_day(cfg: np.ndarray, sv: np.ndarray, pl: np.ndarray) -> None:
+    """Rounds begin: every clan worker to hand; the first from the start player with a worker places."""
+    n = cfg[_P]
+    while True:
+        sv[S_ROUND] += 1
+        for q in range(n):
+            pl[q, P_HAND] = pl[q, P_WORKERS]
+        for i in range(n):
+            q = (sv[S_START] + i) % n
+            if pl[q, P_HAND] > 0:
+                sv[S_PHASE] = DAY
+                sv[S_TO_MOVE] = q
+                sv[S_PASSES] = 0
+                return
+        if sv[S_ROUND] >= cfg[_MAX_ROUNDS]:  # nobody has a worker: the remaining rounds are empty
+            sv[S_PHASE] = OVER
+            return
+
+
+@jit_leaf
+def _normalize(cfg: np.ndarray, sv: np.ndarray, pl: np.ndarray, queue: np.ndarray) -> None:
+    """Drop draws with nothing to do (a full row, an empty deck); start the Day once the Night's draws are done."""
+    while sv[S_Q_LEN] > 0:
+        head = queue[sv[S_Q_HEAD]]
+        if head == DRAW_MARKET:
+            if sv[S_MARKET_UP] < MARKET_SIZE and sv[S_MARKET_DECK] > 0:
+                return
+        elif head == DRAW_OFFERING:
+            if sv[S_OFFERS_UP] < OFFERINGS_SIZE and sv[S_OFFER_DECK] > 0:
+                return
+        else:
+            return
+        sv[S_Q_HEAD] = (sv[S_Q_HEAD] + 1) % QUEUE
+        sv[S_Q_LEN] -= 1
+    if sv[S_PHASE] == DAWN:
+        _start_day(cfg, sv, pl)
+
+
+@jit_leaf
+def _end_day(
+    cfg: np.ndarray, sv: np.ndarray, pl: np.ndarray, occ: np.ndarray, explorer: np.ndarray, queue: np.ndarray
+) -> None:
+    """The Night (or the end: after the Day of a second offering, or of the last round)."""
+    sv[S_PASSES] = 0
+    if sv[S_END] or sv[S_ROUND] >= cfg[_MAX_ROUNDS]:
+        sv[S_PHASE] = OVER
+        sv[S_Q_LEN] = 0
+        return
+    for q in range(cfg[_P]):
+        pl[q, P_RESERVE] += pl[q, P_SACRIFICED]
+        pl[q, P_SACRIFICED] = 0
+    for s in range(cfg[_SPACES]):
+        occ[s] = 0
+    for pos in range(NUM_TILES):
+        if explorer[pos] >= 0:
+            explorer[pos] = -1
+            _push(sv, queue, pos)
+    for _ in range(MARKET_SIZE):
+        _push(sv, queue, DRAW_MARKET)
+    for _ in range(OFFERINGS_SIZE):
+        _push(sv, queue, DRAW_OFFERING)
+    sv[S_PHASE] = DAWN
+    sv[S_TO_MOVE] = sv[S_START]
+    _normalize(cfg, sv, pl, queue)
+
+
+@jit_leaf
+def _end_turn(
+    cfg: np.ndarray, sv: np.ndarray, pl: np.ndarray, occ: np.ndarray, explorer: np.ndarray, queue: np.ndarray, p: int
+) -> None:
+    """The next player with workers in hand places one; if nobody has any, the Day ends."""
+    sv[S_PASSES] = 0
+    n = cfg[_P]
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if pl[q, P_HAND] > 0:
+            sv[S_PHASE] = DAY
+            sv[S_TO_MOVE] = q
+            return
+    _end_day(cfg, sv, pl, occ, explorer, queue)
+
+
+@jit_leaf
+def _card(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    row: int,
+    sv: np.ndarray,
+    pl: np.ndarray,
+    occ: np.ndarray,
+    cubes: np.ndarray,
+    explorer: np.ndarray,
+    queue: np.ndarray,
+    p: int,
+) -> None:
+    """A market or heritage card's gain, then the black cube it frees (if any is out), or the turn ends."""
+    _gain(cfg, eff, row, pl, p)
+    covered = False
+    for t in range(NUM_TILES):
+        if cubes[t]:
+            covered = True
+    if eff[row, _FREE_CAMP] and covered:
+        sv[S_PHASE] = FREE
+    else:
+        _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+
+
+@jit_leaf
+def _effect(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    row: int,
+    sv: np.ndarray,
+    pl: np.ndarray,
+    occ: np.ndarray,
+    explorer: np.ndarray,
+    queue: np.ndarray,
+    p: int,
+) -> None:
+    """A space's or camp option's gain, then the card it asks for, or the turn ends."""
+    _gain(cfg, eff, row, pl, p)
+    action = eff[row, _ACTION]
+    if action == MARKET_ACTION:
+        sv[S_PHASE] = BUY
+    elif action == HERITAGE_ACTION:
+        sv[S_PHASE] = PLAY
+    else:
+        _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+
+
+@jit_leaf
+def _apply(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    offers: np.ndarray,
+    sv: np.ndarray,
+    pl: np.ndarray,
+    occ: np.ndarray,
+    cubes: np.ndarray,
+    explorer: np.ndarray,
+    mstate: np.ndarray,
+    ostate: np.ndarray,
+    holder: np.ndarray,
+    queue: np.ndarray,
+    p: int,
+    action: int,
+) -> None:
+    """Apply ``p``'s legal ``action``."""
+    n = cfg[_P]
+    phase = sv[S_PHASE]
+    if phase == DAY:
+        if action == 0:  # no legal space: the turn goes on; everyone with workers passing in a row ends the Day
+            sv[S_PASSES] += 1
+            holding = 0
+            for q in range(n):
+                if pl[q, P_HAND] > 0:
+                    holding += 1
+            if sv[S_PASSES] >= holding:
+                _end_day(cfg, sv, pl, occ, explorer, queue)
+                return
+            for i in range(1, n + 1):
+                q = (p + i) % n
+                if pl[q, P_HAND] > 0:
+                    sv[S_TO_MOVE] = q
+                    return
+        elif action < cfg[_A_CAMP]:
+            s = action - cfg[_A_BASIC]
+            pl[p, P_HAND] -= 1
+            occ[s] |= 1 << p
+            sv[S_PASSES] = 0
+            _effect(cfg, eff, s, sv, pl, occ, explorer, queue, p)
+        elif action < cfg[_A_EXPLORE]:
+            t = action - cfg[_A_CAMP]
+            pl[p, P_HAND] -= 1
+            occ[cfg[_NB] + t] |= 1 << p
+            sv[S_PASSES] = 0
+            sv[S_CTX] = t
+            sv[S_PHASE] = CAMP
+        elif action < cfg[_A_PYRAMID]:
+            pl[p, P_HAND] -= 1
+            explorer[action - cfg[_A_EXPLORE]] = p
+            pl[p, P_TOKENS] += 1
+            _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+        elif action == cfg[_A_PYRAMID]:
+            pl[p, P_HAND] -= 2
+            sv[S_PASSES] = 0
+            sv[S_PHASE] = OFFER
+        elif action == cfg[_A_PITUK]:
+            pl[p, P_HAND] -= 1
+            occ[cfg[_PITUK]] |= 1 << p
+            sv[S_PASSES] = 0
+            sv[S_PHASE] = FAVOUR
+        elif action == cfg[_A_START]:
+            pl[p, P_HAND] -= 1
+            occ[cfg[_START]] |= 1 << p
+            sv[S_START] = p
+            _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+        else:  # grow the clan: two workers and one from the reserve
+            pl[p, P_HAND] -= 2
+            pl[p, P_RESERVE] -= 1
+            pl[p, P_WORKERS] += 1
+            occ[cfg[_GROW]] |= 1 << p
+            _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+    elif phase == CAMP:
+        t = sv[S_CTX]
+        k = action - cfg[_A_OPTION] - t * MAX_OPTIONS
+        cubes[t] |= 1 << k
+        sv[S_CTX] = -1
+        _effect(cfg, eff, cfg[_E_CAMP] + t * MAX_OPTIONS + k, sv, pl, occ, explorer, queue, p)
+    elif phase == BUY:
+        c = action - cfg[_A_BUY]
+        mstate[c] = GONE
+        sv[S_MARKET_UP] -= 1
+        row = cfg[_E_MARKET] + c
+        pl[p, P_CARD_POINTS] += eff[row, _END_POINTS]
+        _card(cfg, eff, row, sv, pl, occ, cubes, explorer, queue, p)
+    elif phase == OFFER:
+        c = action - cfg[_A_OFFER]
+        for r in range(3):
+            pl[p, r] -= offers[c, r]
+        sac = offers[c, _SACRIFICE]
+        pl[p, P_WORKERS] -= sac
+        pl[p, P_SACRIFICED] += sac
+        ostate[c] = GONE
+        sv[S_OFFERS_UP] -= 1
+        pl[p, P_OFFER_POINTS] += offers[c, _POINTS]
+        pl[p, P_MADE] += 1
+        if pl[p, P_FIRST] < 0:
+            pl[p, P_FIRST] = sv[S_OFFER_COUNT]
+        sv[S_OFFER_COUNT] += 1
+        if pl[p, P_MADE] >= 2:
+            sv[S_END] = 1
+        _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+    elif phase == PLAY:
+        c = action - cfg[_A_HERITAGE]
+        holder[c] = -1
+        row = cfg[_E_HERITAGE] + c
+        pl[p, P_CARD_POINTS] += eff[row, _END_POINTS]
+        _card(cfg, eff, row, sv, pl, occ, cubes, explorer, queue, p)
+    elif phase == FAVOUR:
+        f = action - cfg[_A_FAVOUR]
+        sv[S_FAVOURS] |= 1 << f
+        pl[p, P_TOKENS] += 1
+        if f == 0:  # every market card shuffled together, five new ones
+            for c in range(cfg[_M]):
+                if mstate[c] == UP:
+                    mstate[c] = IN_DECK
+            sv[S_MARKET_DECK] += sv[S_MARKET_UP]
+            sv[S_MARKET_UP] = 0
+            for _ in range(MARKET_SIZE):
+                _push(sv, queue, DRAW_MARKET)
+        else:  # the active offerings discarded, two new ones
+            for c in range(cfg[_O]):
+                if ostate[c] == UP:
+                    ostate[c] = GONE
+            sv[S_OFFERS_UP] = 0
+            for _ in range(OFFERINGS_SIZE):
+                _push(sv, queue, DRAW_OFFERING)
+        _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+        _normalize(cfg, sv, pl, queue)
+    elif phase == FREE:
+        t = (action - cfg[_A_FREE]) // MAX_OPTIONS
+        k = (action - cfg[_A_FREE]) % MAX_OPTIONS
+        cubes[t] &= ~(1 << k)
+        _end_turn(cfg, sv, pl, occ, explorer, queue, p)
+    elif phase == REVEAL:
+        _push(sv, queue, action - cfg[_A_REVEAL])
+        sv[S_REVEALS_LEFT] -= 1
+        if sv[S_REVEALS_LEFT]:
+            sv[S_TO_MOVE] = (sv[S_TO_MOVE] + 1) % n
+        else:
+            sv[S_PHASE] = DAWN
+
+
+@jit_leaf
+def _run(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    offers: np.ndarray,
+    basics: np.ndarray,
+    options: np.ndarray,
+    cap: np.ndarray,
+    seed: np.uint64,
+    ws: tuple[np.ndarray, ...],
+    scores: np.ndarray,
+    ranks: np.ndarray,
+    tracing: bool,
+    tr_actor: np.ndarray,
+    tr_action: np.ndarray,
+    tr_off: np.ndarray,
+    tr_legal: np.ndarray,
+) -> tuple[int, int, bool]:
+    """Play one game from ``seed`` in the workspace ``ws``; fill ``scores`` and ``ranks``.
+
+    Returns (decisions, steps, whether the whole trace fitted in the buffers).
+    """
+    rng, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate, ostate, holder, queue, legal, keys = ws
+    nplayers = cfg[_P]
+    seed_rng(rng, seed)
+    for i in range(_STATE):
+        sv[i] = 0
+    sv[S_CTX] = -1
+    sv[S_MARKET_DECK] = cfg[_M]
+    sv[S_OFFER_DECK] = cfg[_O]
+    sv[S_BOX] = cfg[_H]
+    sv[S_PHASE] = HERITAGE_SETUP
+    for q in range(nplayers):
+        for f in range(_PLAYER):
+            pl[q, f] = 0
+        pl[q, P_WORKERS] = START_WORKERS
+        pl[q, P_HAND] = START_WORKERS
+        pl[q, P_RESERVE] = RESERVE_WORKERS
+        pl[q, P_FIRST] = -1
+        pl[q, P_CHOICE] = -1
+    for s in range(cfg[_SPACES]):
+        occ[s] = 0
+    for t in range(NUM_TILES):
+        cubes[t] = 0
+        tile_pos[t] = -1
+        layout[t] = -1
+        explorer[t] = -1
+    for c in range(cfg[_M]):
+        mstate[c] = IN_DECK
+    for c in range(cfg[_O]):
+        ostate[c] = IN_DECK
+    for c in range(cfg[_H]):
+        holder[c] = -2  # in the box
+    # the setup's draws: two offerings, five market cards, three heritage cards each, one at a time round the table
+    for _ in range(OFFERINGS_SIZE):
+        _push(sv, queue, DRAW_OFFERING)
+    for _ in range(MARKET_SIZE):
+        _push(sv, queue, DRAW_MARKET)
+    for _ in range(HAND_SIZE):
+        for q in range(nplayers):
+            _push(sv, queue, DRAW_DEAL + q)
+    fits = True
+    steps = 0
+    decisions = 0
+
+    while True:
+        if sv[S_Q_LEN] > 0:
+            # chance: the draw at the head of the queue, uniform over its pool
+            head = queue[sv[S_Q_HEAD]]
+            n = 0
+            if head < NUM_TILES:
+                for t in range(NUM_TILES):
+                    if tile_pos[t] < 0:
+                        legal[n] = t
+                        n += 1
+            elif head == DRAW_MARKET:
+                for c in range(cfg[_M]):
+                    if mstate[c] == IN_DECK:
+                        legal[n] = c
+                        n += 1
+            elif head == DRAW_OFFERING:
+                for c in range(cfg[_O]):
+                    if ostate[c] == IN_DECK:
+                        legal[n] = c
+                        n += 1
+            else:
+                for c in range(cfg[_H]):
+                    if holder[c] == -2:
+                        legal[n] = c
+                        n += 1
+            a = legal[below(rng, n)]
+            if tracing:
+                fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, CHANCE, a, legal, n)
+            steps += 1
+            sv[S_Q_HEAD] = (sv[S_Q_HEAD] + 1) % QUEUE
+            sv[S_Q_LEN] -= 1
+            if head < NUM_TILES:
+                layout[head] = a
+                tile_pos[a] = head
+                sv[S_REVEALED] += 1
+            elif head == DRAW_MARKET:
+                mstate[a] = UP
+                sv[S_MARKET_UP] += 1
+                sv[S_MARKET_DECK] -= 1
+            elif head == DRAW_OFFERING:
+                ostate[a] = UP
+                sv[S_OFFERS_UP] += 1
+                sv[S_OFFER_DECK] -= 1
+            else:
+                holder[a] = head - DRAW_DEAL
+                sv[S_BOX] -= 1
+            _normalize(cfg, sv, pl, queue)
+            continue
+        phase = sv[S_PHASE]
+        if phase == OVER:
+            break
+        if phase == HERITAGE_SETUP:
+            # everyone plays a heritage card at once (in seat order here); then all take what theirs gives
+            for q in range(nplayers):
+                n = _legal(cfg, eff, offers, basics, options, cap, sv, pl, occ, cubes, tile_pos, layout, explorer,
+                           mstate, ostate, holder, q, legal)  # fmt: skip
+                a = legal[below(rng, n)]
+                if tracing:
+                    fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, q, a, legal, n)
+                steps += 1
+                decisions += 1
+                c = a - cfg[_A_HERITAGE]
+                holder[c] = -1
+                pl[q, P_CHOICE] = c
+            for q in range(nplayers):
+                row = cfg[_E_HERITAGE] + pl[q, P_CHOICE]
+                pl[q, P_CARD_POINTS] += eff[row, _END_POINTS]
+                _gain(cfg, eff, row, pl, q)
+                pl[q, P_CHOICE] = -1
+            sv[S_PHASE] = REVEAL
+            sv[S_TO_MOVE] = sv[S_START]
+            sv[S_REVEALS_LEFT] = 1 if nplayers == 2 else 2
+            continue
+        p = sv[S_TO_MOVE]
+        n = _legal(cfg, eff, offers, basics, options, cap, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate,
+                   ostate, holder, p, legal)  # fmt: skip
+        a = legal[below(rng, n)]
+        if tracing:
+            fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, p, a, legal, n)
+        steps += 1
+        decisions += 1
+        _apply(cfg, eff, offers, sv, pl, occ, cubes, explorer, mstate, ostate, holder, queue, p, a)
+
+    # scores: offerings, card points, point tokens, stored resources;
+    # ties: point tokens, then masks, then whoever made an offering first
+    for q in range(nplayers):
+        storage = 0
+        for r in range(3):
+            storage += pl[q, r] // cfg[_PER + r]
+        scores[q] = pl[q, P_OFFER_POINTS] + pl[q, P_CARD_POINTS] + pl[q, P_TOKENS] + storage
+        keys[q, 0] = scores[q]
+        keys[q, 1] = pl[q, P_TOKENS]
+        keys[q, 2] = pl[q, 2]
+        keys[q, 3] = -pl[q, P_FIRST] if pl[q, P_FIRST] >= 0 else -1e9
+    for q in range(nplayers):
+        r = 1
+        for o in range(nplayers):
+            for i in range(4):
+                if keys[o, i] != keys[q, i]:
+                    if keys[o, i] > keys[q, i]:
+                        r += 1
+                    break
+        ranks[q] = r
+    return decisions, steps, fits
+
+
+@jit
+def _workspace(cfg: np.ndarray) -> tuple[np.ndarray, ...]:
+    p = cfg[_P]
+    rng = np.zeros(1, np.uint64)
+    sv = np.zeros(_STATE, np.int64)
+    pl = np.zeros((p, _PLAYER), np.int64)
+    occ = np.zeros(cfg[_SPACES], np.int64)
+    cubes = np.zeros(NUM_TILES, np.int64)
+    tile_pos = np.zeros(NUM_TILES, np.int64)
+    layout = np.zeros(NUM_TILES, np.int64)
+    explorer = np.zeros(NUM_TILES, np.int64)
+    mstate = np.zeros(cfg[_M], np.int64)
+    ostate = np.zeros(cfg[_O], np.int64)
+    holder = np.zeros(cfg[_H], np.int64)
+    queue = np.zeros(QUEUE, np.int64)
+    legal = np.zeros(cfg[_A_REVEAL] + NUM_TILES + cfg[_M] + cfg[_O] + cfg[_H], np.int32)
+    keys = np.zeros((p, 4), np.float64)
+    return rng, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate, ostate, holder, queue, legal, keys
+
+
+@jit
+def _play(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    offers: np.ndarray,
+    basics: np.ndarray,
+    options: np.ndarray,
+    cap: np.ndarray,
+    seeds: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    count = seeds.shape[0]
+    nplayers = cfg[_P]
+    scores = np.zeros((count, nplayers), np.float64)
+    ranks = np.zeros((count, nplayers), np.int32)
+    decisions = np.zeros(count, np.int32)
+    steps = np.zeros(count, np.int32)
+    ws = _workspace(cfg)
+    dummy = np.zeros(1, np.int32)
+    for g in range(count):
+        d, s, _ = _run(
+            cfg, eff, offers, basics, options, cap, seeds[g], ws, scores[g], ranks[g], False, dummy, dummy, dummy,
+            dummy,
+        )  # fmt: skip
+        decisions[g] = d
+        steps[g] = s
+    return scores, ranks, decisions, steps
+
+
+@jit
+def _trace(
+    cfg: np.ndarray,
+    eff: np.ndarray,
+    offers: np.ndarray,
+    basics: np.ndarray,
+    options: np.ndarray,
+    cap: np.ndarray,
+    seed: np.uint64,
+    room: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    max_len = cfg[_MAX_LEN]
+    tr_actor = np.zeros(max_len, np.int32)
+    tr_action = np.zeros(max_len, np.int32)
+    tr_off = np.zeros(max_len + 1, np.int32)
+    tr_legal = np.zeros(room, np.int32)
+    scores = np.zeros(cfg[_P], np.float64)
+    ranks = np.zeros(cfg[_P], np.int32)
+    _, steps, fits = _run(
+        cfg, eff, offers, basics, options, cap, seed, _workspace(cfg), scores, ranks, True, tr_actor, tr_action,
+        tr_off, tr_legal,
+    )  # fmt: skip
+    steps = min(steps, max_len)
+    return tr_actor[:steps], tr_action[:steps], tr_off[: steps + 1], tr_legal[: tr_off[steps]], scores, ranks, fits
+
+
+def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play one random game per seed: (scores, ranks, decisions, steps)."""
+    return _play(*config, np.ascontiguousarray(seeds, np.uint64))
+
+
+def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
+    """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
+    room = 1 << 15
+    while True:
+        *out, fits = _trace(*config, np.uint64(seed), room)
+        if fits:
+            return tuple(out)
+        if room > 1 << 28:
+            raise RuntimeError(f"the Nakum kernel's trace of seed {seed} does not end")
+        room *= 4
+
+
+KERNEL = GameKernel("nakum", unsupported, prepare, play, trace)
