@@ -7,6 +7,10 @@ measured in the same run, and the ratios. Compile time is excluded (one small
 batch first, and numba's disk cache). Figures only: nothing here passes or
 fails on time. Needs the fast extra (numba).
 
+The kernel plays ``--games`` games per game and player count, or (without
+``--games``) batches of doubling size until ``--seconds`` have passed, so the
+slower kernels (Kukulkán's trails) are measured as long as the fast ones.
+
     python benchmarks/fast.py [--games 200000] [--seconds 2] [--only kuhnah]
 """
 
@@ -35,19 +39,28 @@ def engine_rate(game_id: str, players: int, seconds: float) -> tuple[float, floa
             return steps / elapsed, games / elapsed
 
 
-def kernel_rate(game_id: str, players: int, games: int) -> tuple[float, float, float]:
-    """(steps/s, decisions/s, games/s) of the compiled kernel over ``games`` games."""
+def kernel_rate(game_id: str, players: int, games: int | None, seconds: float) -> tuple[float, float, float]:
+    """(steps/s, decisions/s, games/s) of the compiled kernel over ``games`` games (or ``seconds`` of batches)."""
     play_random(game_id, players, 16, seed=1)  # compile (or load from the cache) first
-    start = time.perf_counter()
-    batch = play_random(game_id, players, games, seed=2)
-    elapsed = time.perf_counter() - start
-    return float(batch.steps.sum()) / elapsed, float(batch.decisions.sum()) / elapsed, games / elapsed
+    steps = decisions = played = 0
+    size = games or 1000
+    elapsed = 0.0
+    while True:
+        start = time.perf_counter()
+        batch = play_random(game_id, players, size, seed=2, start=played)
+        elapsed += time.perf_counter() - start
+        steps += int(batch.steps.sum())
+        decisions += int(batch.decisions.sum())
+        played += size
+        if games is not None or elapsed >= seconds:
+            return steps / elapsed, decisions / elapsed, played / elapsed
+        size *= 2
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200_000, help="kernel games per game and player count")
-    ap.add_argument("--seconds", type=float, default=2.0, help="engine time per game and player count")
+    ap.add_argument("--games", type=int, default=None, help="kernel games per game and player count")
+    ap.add_argument("--seconds", type=float, default=2.0, help="engine (and kernel) time per game and player count")
     ap.add_argument("--only", action="append", help="a game id (repeatable)")
     args = ap.parse_args()
     print(f"{'game':<10} {'players':>7} {'kernel steps/s':>15} {'games/s':>10} "
@@ -55,7 +68,7 @@ def main() -> None:
     for game_id in args.only or fast_games():
         spec = get_game(game_id).game_class.spec
         for players in spec.player_counts:
-            k_steps, _, k_games = kernel_rate(spec.id, players, args.games)
+            k_steps, _, k_games = kernel_rate(spec.id, players, args.games, args.seconds)
             e_steps, e_games = engine_rate(spec.id, players, args.seconds)
             print(
                 f"{spec.id:<10} {players:>7} {k_steps:>15,.0f} {k_games:>10,.0f} {e_steps:>15,.0f} {e_games:>9,.0f} "

@@ -59,6 +59,26 @@ def test_fast_simulate_writes_the_same_report_and_csv_shape(tmp_path: Path) -> N
     assert [r["seed"] for r in rows2[40:]] == [r["seed"] for r in rows]
 
 
+@needs_numba
+@pytest.mark.parametrize(("game_id", "players"), [("kukulkan", 4), ("nakum", 3)])
+def test_fast_simulate_rows_of_simultaneous_games_replay(tmp_path: Path, game_id: str, players: int) -> None:
+    """Rows of the games where several players choose at once replay in the engine from their seeds."""
+    from ziggurat.fast import replay, trace
+
+    args = ["simulate", game_id, "--players", str(players), "--games", "30", "--seed", "2", "--engine", "fast"]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((tmp_path / "run" / "games.csv").open()))
+    assert len(rows) == 30
+    game = make_game(game_id, players)
+    for row in rows[:5]:
+        state = replay(game, trace(game, int(row["seed"])))
+        assert [str(s) for s in state.outcome().scores] == [row[f"p{p + 1}_score"] for p in range(players)]
+        assert [str(r) for r in state.outcome().ranks] == [row[f"p{p + 1}_rank"] for p in range(players)]
+        assert int(row["length"]) == sum(1 for p, _ in state.history if p >= 0)
+        assert int(row["actions"]) == len(state.history)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -54,7 +54,8 @@ class Batch:
 class Trace:
     """One kernel game step by step.
 
-    Step ``i`` was taken by ``actors[i]`` (a player, or -1 for chance) and chose
+    Step ``i`` was taken by ``actors[i]`` (a player, or -1 for chance; where several
+    players choose at once, the one who made this atomic decision) and chose
     ``actions[i]`` from ``legal[offsets[i]:offsets[i + 1]]`` (the kernel's legal
     actions or chance outcomes there, in any order). ``scores`` and ``ranks`` are
     the kernel's outcome of the game.
