@@ -237,9 +237,9 @@ def test_the_die_shows_every_face_alike() -> None:
     assert counts.sum() > 10_000 and chi2 < 25  # 5 degrees of freedom: p < 1e-4 above 25
 
 
-@pytest.mark.parametrize("players", [1, 3])
-def test_kernel_plays_like_the_engines_random_playouts(players: int) -> None:
+def test_kernel_plays_like_the_engines_random_playouts() -> None:
     """Means of the kernel's 30,000 games within 4.5 standard errors of 1,000 engine playouts."""
+    players = 3
     game = make_game("kukulkan", players)
     rng = random.Random(11)
     lengths, scores = [], []
@@ -255,3 +255,24 @@ def test_kernel_plays_like_the_engines_random_playouts(players: int) -> None:
     ]:
         se = np.sqrt(mine.var() / len(mine) + theirs.var() / len(theirs))
         assert abs(mine.mean() - theirs.mean()) < 4.5 * se, (mine.mean(), theirs.mean(), se)
+
+
+def test_a_trace_too_large_for_its_buffer_is_played_again_with_more_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ziggurat.games.kukulkan import kernel
+
+    config = kernel.prepare(make_game("kukulkan", 6))
+    seed = int(run_seeds(4, 0, 1)[0])
+    *_, steps, fits = kernel._trace(*config, np.uint64(seed), 64)
+    *whole, steps_again, fits_again = kernel._trace(*config, np.uint64(seed), 1 << 20)
+    assert not fits and fits_again and steps == steps_again == len(whole[0]) > 64
+    rooms: list[int] = []
+    real = kernel._trace
+
+    def first_too_small(*args: object) -> tuple[object, ...]:
+        rooms.append(int(args[-1]))  # type: ignore[call-overload]
+        return real(*args[:-1], 64 if len(rooms) == 1 else args[-1])  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(kernel, "_trace", first_too_small)
+    again = kernel.trace(config, seed)
+    assert len(rooms) == 2 and rooms[1] > rooms[0]
+    assert all(np.array_equal(a, b) for a, b in zip(again, whole, strict=True))

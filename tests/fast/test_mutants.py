@@ -49,14 +49,11 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
             "    if count == 0:\n        out[0] = cfg[_PASS]\n        count = 1",
             "    if count <= 1:\n        out[count] = cfg[_PASS]\n        count += 1",
         ),
-        ("each help once per game", "if not used & U_SAME and same_ok:", "if same_ok:"),
-        ("super-six changes only a rolled 6", "six = die == DIE and", "six = die >= DIE - 1 and"),
         (
             "a first-to-claim bonus closes once claimed",
             "if ac_open and m & (a_bit | c_bit)",
             "if not c & AC and m & (a_bit | c_bit)",
         ),
-        ("ties are broken by marked blocks", "keys[q] = scores[q] * 64 + count", "keys[q] = scores[q]"),
     ],
     "nakum": [
         ("a camp opens only beside a worker on its tile", "if active and cubes[t] != full:", "if cubes[t] != full:"),
@@ -65,13 +62,7 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
             "if cap[s] == 1 or o & bit or _pop(o) >= 2:",
             "if cap[s] == 1 or _pop(o) >= 2:",
         ),
-        (
-            "resources beyond the storage limit are lost",
-            "min(pl[p, r] - eff[row, _COST + r] + eff[row, _GAIN + r], cfg[_LIM + r])",
-            "pl[p, r] - eff[row, _COST + r] + eff[row, _GAIN + r]",
-        ),
         ("a second offering ends the game", "if pl[p, P_MADE] >= 2:", "if pl[p, P_MADE] >= 3:"),
-        ("the clan does not grow in round 1", "if sv[S_ROUND] > 1 and hand >= 2", "if sv[S_ROUND] > 0 and hand >= 2"),
     ],
 }
 

@@ -662,7 +662,7 @@ def _trace(
     wit0: np.ndarray,
     seed: np.uint64,
     room: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:
     max_len = cfg[_MAX_LEN]
     tr_actor = np.zeros(max_len, np.int32)
     tr_action = np.zeros(max_len, np.int32)
@@ -674,8 +674,8 @@ def _trace(
         cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0, seed, _workspace(cfg), scores, ranks,
         True, tr_actor, tr_action, tr_off, tr_legal,
     )  # fmt: skip
-    steps = min(steps, max_len)
-    return tr_actor[:steps], tr_action[:steps], tr_off[: steps + 1], tr_legal[: tr_off[steps]], scores, ranks, fits
+    kept = min(steps, max_len)
+    return tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, steps, fits
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -687,12 +687,12 @@ def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
     room = 1 << 15
     while True:
-        *out, fits = _trace(*config, np.uint64(seed), room)
+        *out, steps, fits = _trace(*config, np.uint64(seed), room)
         if fits:
             return tuple(out)
-        if room > 1 << 28:
-            raise RuntimeError(f"the Kukulkán kernel's trace of seed {seed} does not end")
-        room *= 4
+        if steps > config[0][_MAX_LEN]:
+            raise RuntimeError(f"the Kukulkán kernel's game of seed {seed} is longer than the engine's bound")
+        room *= 4  # the legal sets did not fit: the same game again with more room
 
 
 KERNEL = GameKernel("kukulkan", unsupported, prepare, play, trace)
