@@ -79,6 +79,25 @@ def below(rng: np.ndarray, n: int) -> int:
     return int(u * _TO_UNIT * n)
 
 
+# lowest set bit of a 64-bit mask: de Bruijn multiplication (Leiserson, Prokop, Randall 1998)
+_DE_BRUIJN = np.int64(0x03F79D71B4CB0A89)
+_S58 = np.int64(58)
+_BIT_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _BIT_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
+
+
+@jit_inline
+def low_bit(mask: np.int64) -> int:
+    """Index of the lowest set bit of ``mask`` (an int64, not 0; bit 63 too).
+
+    >>> int(low_bit(np.int64(40)))
+    3
+    """
+    low = mask & -mask
+    return _BIT_INDEX[((low * _DE_BRUIJN) >> _S58) & 63]
+
+
 @jit
 def game_seeds(run_seed: np.uint64, start: int, count: int) -> np.ndarray:
     """Seeds of games ``start .. start + count - 1`` of a run (53-bit, so they survive JSON and CSV)."""

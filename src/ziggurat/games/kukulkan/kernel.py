@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ziggurat.core.jit import below, competition_ranks, jit, jit_inline, jit_leaf, put_step, seed_rng
+from ziggurat.core.jit import below, competition_ranks, jit, jit_inline, jit_leaf, low_bit, put_step, seed_rng
 from ziggurat.core.kernel import GameKernel
 
 if TYPE_CHECKING:
@@ -184,7 +184,6 @@ def _first(
     seg_ends: np.ndarray,
     adj_seg: np.ndarray,
     adj_other: np.ndarray,
-    nseg: int,
     p: int,
     drawn: np.int64,
     n: int,
@@ -206,10 +205,11 @@ def _first(
     if fmd[p, n] == drawn:
         return fm[p, n]
     cand = fm[p, n] & ~drawn
-    for s in range(nseg):
+    rest = cand
+    while rest:
+        s = low_bit(rest)
         bit = np.int64(1) << s
-        if not cand & bit:
-            continue
+        rest ^= bit
         w = wit[p, n, s]
         if w == 0 or w & drawn:
             w = _starts(seg_ends, adj_seg, adj_other, s, drawn, n, st_pt, st_i, st_blk)
@@ -265,7 +265,6 @@ def _legal(
     out: np.ndarray,
 ) -> int:
     """Write player ``p``'s legal actions (the engine's ids) into ``out``; return how many."""
-    nseg = cfg[_S]
     nblocks = cfg[_B]
     help_ = pend[p, 0]
     n = pend[p, 1]
@@ -328,11 +327,13 @@ def _legal(
     if help_ == H_SAME:
         return count
     # draws: the segments that can begin a trail of exactly n
-    first = _first(seg_ends, adj_seg, adj_other, nseg, p, d, n, fm, fmd, wit, True, st_pt, st_i, st_blk)
-    for s in range(nseg):
-        if (first >> s) & 1:
-            out[count] = s
-            count += 1
+    first = _first(seg_ends, adj_seg, adj_other, p, d, n, fm, fmd, wit, True, st_pt, st_i, st_blk)
+    rest = first
+    while rest:
+        s = low_bit(rest)
+        rest ^= np.int64(1) << s
+        out[count] = s
+        count += 1
     for b in range(nblocks):
         if not (cand >> b) & 1:
             continue
@@ -380,7 +381,7 @@ def _legal(
             # a help is offered only if the changed value makes some action possible
             ok = max_t > m or (mark_vals >> m) & 1 != 0 or (first != 0 and m < n)
             if not ok:
-                ok = _first(seg_ends, adj_seg, adj_other, nseg, p, d, m, fm, fmd, wit, False, st_pt, st_i, st_blk) != 0
+                ok = _first(seg_ends, adj_seg, adj_other, p, d, m, fm, fmd, wit, False, st_pt, st_i, st_blk) != 0
             if ok:
                 out[count] = cfg[_PLUS0] + m - 1
                 count += 1
@@ -389,7 +390,7 @@ def _legal(
             # a help is offered only if the changed value makes some action possible
             ok = max_t > m or (mark_vals >> m) & 1 != 0 or (first != 0 and m < n)
             if not ok:
-                ok = _first(seg_ends, adj_seg, adj_other, nseg, p, d, m, fm, fmd, wit, False, st_pt, st_i, st_blk) != 0
+                ok = _first(seg_ends, adj_seg, adj_other, p, d, m, fm, fmd, wit, False, st_pt, st_i, st_blk) != 0
             if ok:
                 out[count] = cfg[_SUPER0] + m - 1
                 count += 1
