@@ -80,11 +80,18 @@ class GreedyBot(Bot):
     def __init__(self, game: Game, player: int, seed: int | str | None = None, **params: Any):
         super().__init__(game, player, seed, **params)
         self.heuristic = heuristic_for(game)
+        entry = entry_for(game)
+        view_only = entry is not None and entry.heuristic is not None and not entry.heuristic_needs_determinisation
+        # the generic lookahead lets chance fall on the state it is given: only a game without
+        # hidden information, or a heuristic declared to read only the player's view, may see the live state
+        self.needs_determinisation = game.spec.has_hidden_information and not view_only
 
     def choose(self, state: State) -> int:
         """The heuristic's action (checked: an illegal suggestion falls back to the lookahead)."""
         action = self.heuristic(state, self.player, self.rng)
         if action not in state.legal_actions(self.player):
+            if not self.needs_determinisation and state.game.spec.has_hidden_information:
+                state = state.resample(self.player, self.rng)  # the lookahead must not draw from the live deck
             return lookahead(state, self.player, self.rng)
         return action
 

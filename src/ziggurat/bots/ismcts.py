@@ -46,6 +46,7 @@ from typing import Any
 from ziggurat.bots.greedy import evaluator_for, heuristic_for
 from ziggurat.core.bot import Bot
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from ziggurat.core.match import random_playout
 from ziggurat.core.outcome import ranks_from_keys, returns_from_ranks
 from ziggurat.core.registry import entry_for, register_bot
 
@@ -303,16 +304,16 @@ class ISMCTSBot(Bot):
                     child = _Node()
                     child.avail = 1
                     children[(a << 4) | cur] = child
-                    det.apply_action(a)
+                    det.apply_trusted(a, cur)
                     path.append((child, cur))
                     break
                 assert best_child is not None
-                det.apply_action(best_action)
+                det.apply_trusted(best_action, cur)
                 path.append((best_child, cur))
                 node = best_child
             elif cur == CHANCE:
                 outcome = det.sample_chance(rng)
-                det.apply_action(outcome)
+                det.apply_trusted(outcome, CHANCE)
                 key = (outcome << 4) | 15
                 child = node.children.get(key)
                 if child is None:
@@ -344,7 +345,7 @@ class ISMCTSBot(Bot):
                             value = e[1] / e[0] + c * sqrt(log(e[2]) / e[0])
                             if value > best_value:
                                 a, best_value = b, value
-                    det.apply_action(a, p)
+                    det.apply_trusted(a, p)
                     simpath.append((table[a], p))
                     joint.append(a)
                     if det.current_player() != SIMULTANEOUS:
@@ -381,6 +382,9 @@ class ISMCTSBot(Bot):
     def _playout(self, state: State) -> None:
         rng = self.rng
         h = self._playout_policy
+        if h is None and self.depth is None and not self.stop_at_chance:
+            random_playout(state, rng)  # the loop below without its checks: the same draws, the same end
+            return
         eps = self.epsilon
         left = self.depth if self.depth is not None else -1
         stop_at_chance = self.stop_at_chance
@@ -396,16 +400,16 @@ class ISMCTSBot(Bot):
                 if h is not None and rng.random() >= eps:
                     state.apply_action(h(state, cur, rng))
                 else:
-                    state.apply_action(legal[int(rng.random() * len(legal))])
+                    state.apply_trusted(legal[int(rng.random() * len(legal))], cur)
             elif cur == CHANCE:
-                state.apply_action(state.sample_chance(rng))
+                state.apply_trusted(state.sample_chance(rng), CHANCE)
             elif cur == SIMULTANEOUS:
                 for p in state.players_to_move():
                     if h is not None and rng.random() >= eps:
                         state.apply_action(h(state, p, rng), p)
                     else:
                         legal = state.legal_actions(p)
-                        state.apply_action(legal[int(rng.random() * len(legal))], p)
+                        state.apply_trusted(legal[int(rng.random() * len(legal))], p)
             else:
                 return
 
@@ -413,8 +417,9 @@ class ISMCTSBot(Bot):
         """Per-player reward in [-1, 1] at a terminal state, or where a playout was cut (``depth``, ``cut``)."""
         mode = self.reward
         if state.is_terminal():
-            returns = state.returns()
-            scores: Sequence[float] = state.scores()
+            outcome = state.outcome()  # scores once: returns() and scores() would each count them
+            returns = list(outcome.returns)
+            scores: Sequence[float] = outcome.scores
         else:  # a playout cut short: the game's evaluation stands in for the final scores
             value = self._value
             scores = [value(state, p) for p in range(state.num_players)]
@@ -424,23 +429,38 @@ class ISMCTSBot(Bot):
             return returns
         sign = self.sign
         n = len(scores)
+        # plain loops: this runs once per iteration for a handful of players
         if n == 1:
             margins = [sign * scores[0] - self._margin_mean]
         else:
+            signed = [sign * x for x in scores]
             margins = []
             for p in range(n):
-                best_other = max(sign * scores[q] for q in range(n) if q != p)
-                margins.append(sign * scores[p] - best_other)
+                best_other = -math.inf
+                for q in range(n):
+                    if q != p and signed[q] > best_other:
+                        best_other = signed[q]
+                margins.append(signed[p] - best_other)
         # a running mean of |margin| sets the scale, so margins of any game land in (-1, 1)
         self._margin_n += 1
         k = self._margin_n
-        self._margin_scale += (max(abs(m) for m in margins) - self._margin_scale) / k
+        widest = 0.0
+        for m in margins:
+            if abs(m) > widest:
+                widest = abs(m)
+        self._margin_scale += (widest - self._margin_scale) / k
         self._margin_mean += (sign * scores[0] - self._margin_mean) / k
         scale = self._margin_scale if self._margin_scale > 1e-9 else 1.0
-        shaped = [math.tanh(m / scale) for m in margins]
+        tanh = math.tanh
+        shaped = []
+        for m in margins:
+            shaped.append(tanh(m / scale))
         if mode == "margin":
             return shaped
-        return [0.75 * r + 0.25 * s for r, s in zip(returns, shaped, strict=True)]
+        mixed = []
+        for r, s in zip(returns, shaped, strict=True):
+            mixed.append(0.75 * r + 0.25 * s)
+        return mixed
 
 
 register_bot("ismcts", ISMCTSBot, "information-set Monte Carlo tree search (iterations=, seconds=, playout=)")

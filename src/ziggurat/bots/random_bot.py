@@ -11,6 +11,7 @@ class RandomBot(Bot):
     """Picks a legal action uniformly at random (seeded)."""
 
     name = "random"
+    needs_determinisation = False  # reads its legal actions only
 
     def choose(self, state: State) -> int:
         """A uniformly random legal action."""

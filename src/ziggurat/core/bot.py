@@ -33,6 +33,13 @@ class Bot(ABC):
     """A seeded player. Subclasses implement :meth:`choose`."""
 
     name: ClassVar[str] = "bot"
+    #: What the driver must hand :meth:`choose`. True (the safe default): a
+    #: determinisation, a full state of its own that the bot may read whole and
+    #: change. False: the bot reads only its player's legal actions and view
+    #: (``legal_actions``, ``view``, action texts) and changes nothing, so the
+    #: driver may hand it the live state and skip the resample (a bot that
+    #: peeks at anything else would see hidden information).
+    needs_determinisation: bool = True
 
     def __init__(self, game: Game, player: int, seed: int | str | None = None, **params: Any):
         if params:

@@ -160,12 +160,14 @@ class Game(ABC):
 class State(ABC):
     """One position of a game. See the module docstring for the protocol."""
 
-    __slots__ = ("_legal", "game", "history")
+    __slots__ = ("_legal", "_mover", "game", "history")
 
     def __init__(self, game: Game):
         self.game = game
         self.history: list[tuple[int, int]] = []
+        # the legal actions of the player to move, ``_mover``, while the position does not change
         self._legal: list[int] | None = None
+        self._mover = -1
 
     # ----------------------------------------------------------------- hooks
     @abstractmethod
@@ -178,6 +180,15 @@ class State(ABC):
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         raise NotImplementedError
+
+    def _chance_legal(self, outcome: int) -> bool:
+        """Hook: whether ``outcome`` is possible at this chance node.
+
+        The default lists every outcome; a game overrides it with a direct test
+        (a card still in the deck, a kind still in the box) so that checking a
+        drawn outcome does not cost a whole outcome list.
+        """
+        return any(a == outcome for a, _ in self._chance_outcomes())
 
     @abstractmethod
     def _apply(self, action: int, player: int) -> None:
@@ -278,6 +289,7 @@ class State(ABC):
                 legal = self._legal
                 if legal is None:
                     legal = self._legal = self._legal_actions(cur)
+                    self._mover = cur
                 return legal
             return []
         if cur == SIMULTANEOUS:
@@ -337,17 +349,29 @@ class State(ABC):
             action = self._as_id(action)
         if player is not None and type(player) is not int:
             player = self._as_player(player)
-        actor = self._actor(player)
-        if actor >= 0 and actor == self.current_player():
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = self._legal_actions(actor)
-        elif actor == CHANCE:
-            legal = [a for a, _ in self._chance_outcomes()]
+        legal = self._legal
+        if legal is not None and (player is None or player == self._mover):
+            # the common case, kept short: the legal actions of the player to move are known
+            actor = self._mover
+            if action not in legal:
+                self._reject(action, actor)
+        elif (cur := self.current_player()) >= 0 and (player is None or player == cur):
+            legal = self._legal_actions(cur)
+            if action not in legal:
+                self._reject(action, cur)
+            actor = cur
+        elif cur == CHANCE and (player is None or player == CHANCE):
+            try:
+                possible = self._chance_legal(action)
+            except (TypeError, IndexError):  # not a usable index: malformed, said by _reject
+                possible = False
+            if not possible:
+                self._reject(action, CHANCE)
+            actor = CHANCE
         else:
-            legal = self._legal_actions(actor)
-        if action not in legal:
-            self._reject(action, actor)
+            actor = self._actor(player)  # a player at a simultaneous node, or an error that says why
+            if action not in self._legal_actions(actor):
+                self._reject(action, actor)
         self._apply(action, actor)
         self.history.append((actor, action))
         self._legal = None
@@ -368,6 +392,34 @@ class State(ABC):
             except TypeError:
                 pass
         raise ParseActionError(f"{player!r} is not a player number")
+
+    def apply_trusted(self, action: int, player: int | None = None) -> None:
+        """Apply an action known to be legal here, without checking it: the fast path for search and playouts.
+
+        ``action`` must come from this very position: an id from
+        ``legal_actions(player)``, or a chance outcome from ``sample_chance`` or
+        ``chance_outcomes``. ``player`` defaults to the one to move (CHANCE at a
+        chance node); at a simultaneous node it must be given. Nothing is checked,
+        so anything else corrupts the state without a word: input from people,
+        files or other programs goes through :meth:`apply_action`.
+
+        >>> from ziggurat.core.registry import make_game
+        >>> import random
+        >>> a = make_game("kuhnah", 2).new_initial_state(); b = a.clone()
+        >>> rng = random.Random(1)
+        >>> for _ in range(40):
+        ...     x = a.sample_chance(rng) if a.is_chance_node() else a.legal_actions()[0]
+        ...     a.apply_action(x); b.apply_trusted(x)
+        >>> a == b and a.history == b.history
+        True
+        """
+        if player is None:
+            player = self.current_player()
+            if player == SIMULTANEOUS:
+                raise IllegalActionError("players choose at the same time here: say which player acts")
+        self._apply(action, player)
+        self.history.append((player, action))
+        self._legal = None
 
     def _reject(self, action: object, actor: int) -> None:
         limit = self.game.max_chance_outcomes if actor == CHANCE else self.game.num_actions

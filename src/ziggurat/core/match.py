@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ziggurat.core.bot import Bot
-from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, Game, State
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import make_bot
 from ziggurat.core.seeds import derive_seed, derived_rng, stream_seed
@@ -93,8 +93,9 @@ class Match:
     def resolve_chance(self) -> None:
         """Apply chance outcomes until a player (or nobody) is to move."""
         state = self.state
+        rng = self.chance_rng
         while state.current_player() == CHANCE:
-            state.apply_action(state.sample_chance(self.chance_rng))
+            state.apply_trusted(state.sample_chance(rng), CHANCE)  # drawn here, so legal: no check needed
 
     def determinisation(self, player: int) -> State:
         """What a bot for ``player`` is shown now: a state consistent with its view."""
@@ -119,11 +120,22 @@ class Match:
         self._views[player] = (rng, max(served, decision + 1))
         return rng
 
+    def shown_to(self, bot: Bot, player: int) -> State:
+        """The state ``bot``, in seat ``player``, decides on: a determinisation, or the live state if it needs none.
+
+        A bot with ``needs_determinisation = False`` reads only its legal actions
+        and its own view, and changes nothing, so any state consistent with its
+        view gives the same choice: the live one costs nothing.
+        """
+        if bot.needs_determinisation:
+            return self.determinisation(player)
+        return self.state
+
     def decide(self, bot: Bot, player: int) -> int:
-        """``bot``'s action for ``player`` now, from a determinisation (and a fresh stream if it asks for one)."""
+        """``bot``'s action for ``player`` now, from what it is shown (and a fresh stream if it asks for one)."""
         if bot.fresh_stream_per_decision:
             bot.reseed(self.bot_seed(player, self.decision_number(player)))
-        return bot.choose(self.determinisation(player))
+        return bot.choose(self.shown_to(bot, player))
 
     def catch_up(self, bot: Bot, player: int) -> None:
         """Let a bot that ``remembers`` think ``player``'s past decisions again (a resumed game).
@@ -194,17 +206,22 @@ class Match:
 
 
 def random_playout(state: State, rng: random.Random) -> State:
-    """Play ``state`` to the end in place with uniformly random actions and chance."""
+    """Play ``state`` to the end in place with uniformly random actions and chance.
+
+    Every action is drawn from the position's own legal actions or chance
+    outcomes, so it is applied by the unchecked fast path (``apply_trusted``);
+    the result is the same as with ``apply_action``.
+    """
     while True:
         cur = state.current_player()
         if cur >= 0:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+            legal = state._legal_actions(cur)  # the hook itself: who moves is known, nothing to cache
+            state.apply_trusted(legal[int(rng.random() * len(legal))], cur)
         elif cur == CHANCE:
-            state.apply_action(state.sample_chance(rng))
-        elif cur == -2:
+            state.apply_trusted(state.sample_chance(rng), CHANCE)
+        elif cur == SIMULTANEOUS:
             for p in state.players_to_move():
-                legal = state.legal_actions(p)
-                state.apply_action(legal[int(rng.random() * len(legal))], p)
+                legal = state._legal_actions(p)
+                state.apply_trusted(legal[int(rng.random() * len(legal))], p)
         else:
             return state

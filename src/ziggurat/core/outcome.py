@@ -48,7 +48,16 @@ def ranks_from_keys(keys: Sequence[Sequence[float]]) -> tuple[int, ...]:
     >>> ranks_from_keys([(3,), (5,), (3,)])
     (2, 1, 2)
     """
-    return tuple(1 + sum(1 for other in keys if tuple(other) > tuple(mine)) for mine in keys)
+    # plain loops: search asks this once per playout, for a handful of players
+    ks = [tuple(k) for k in keys]
+    ranks = []
+    for mine in ks:
+        rank = 1
+        for other in ks:
+            if other > mine:
+                rank += 1
+        ranks.append(rank)
+    return tuple(ranks)
 
 
 def returns_from_ranks(ranks: Sequence[int]) -> tuple[float, ...]:
@@ -56,4 +65,13 @@ def returns_from_ranks(ranks: Sequence[int]) -> tuple[float, ...]:
     n = len(ranks)
     if n == 1:
         return (0.0,)
-    return tuple((sum(1 for o in ranks if o > r) - sum(1 for o in ranks if o < r)) / (n - 1) for r in ranks)
+    out = []
+    for r in ranks:
+        net = 0
+        for o in ranks:
+            if o > r:
+                net += 1
+            elif o < r:
+                net -= 1
+        out.append(net / (n - 1))
+    return tuple(out)

@@ -52,6 +52,11 @@ class GameEntry:
     judge a playout cut short by it, and the generic lookahead ranks moves by it.
     ``search`` holds the game's default options for the ``ismcts`` bot (the
     settings measured best for it; a user's options win).
+    ``heuristic_needs_determinisation``: False when the heuristic reads only
+    what its player may see (the legal actions, public parts, its own hand), so
+    the ``greedy`` bot can decide on the live state and skip the resample; keep
+    it True (the default) for a heuristic that looks at anything a
+    determinisation redraws.
     ``board(view, player, legal)`` draws the table for the web as SVG from a view
     and gives the click path of each of ``player``'s ``legal`` ``(id, text)``
     actions (see :mod:`ziggurat.core.svg`); without it the page shows the view
@@ -69,6 +74,7 @@ class GameEntry:
     tensor_size: Callable[[Game], int] | None = None
     value: Evaluator | None = None
     search: Mapping[str, Any] = field(default_factory=dict)
+    heuristic_needs_determinisation: bool = True
     board: Callable[[Mapping[str, Any], int | None, Sequence[tuple[int, str]]], Board] | None = None
     kernel: Callable[[], GameKernel] | None = None
 

@@ -47,6 +47,8 @@ ENTRY = GameEntry(
     value=value,
     board=board,
     kernel=load_kernel,
+    # it reads the Quarry, the pyramids and its own jade, never the deck or removed cards
+    heuristic_needs_determinisation=False,
 )
 
 __all__ = ["ENTRY", "SPEC", "KuhNahGame", "KuhNahState"]

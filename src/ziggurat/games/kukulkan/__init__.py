@@ -54,6 +54,8 @@ ENTRY = GameEntry(
     value=value,
     board=board,
     kernel=load_kernel,
+    # it reads its own sheet and pending choice, never the others' hidden choices
+    heuristic_needs_determinisation=False,
 )
 
 __all__ = ["ENTRY", "RULES", "SPEC", "KukulkanGame", "KukulkanState"]
