@@ -489,3 +489,24 @@ def test_a_determinisation_does_not_carry_the_true_removed_cards() -> None:
         mid.apply_action(card)
     rng = random.Random(3)
     assert {tuple(mid.resample(0, rng).removed) for _ in range(8)} != {(0, 1, 2, 3, 4)}
+
+
+def test_resampling_splits_the_unseen_cards_uniformly() -> None:
+    """Every unseen card is removed with the same chance, whichever pile is the smaller."""
+    for players, takes in ((3, 0), (3, 25), (2, 0), (6, 10)):
+        match = Match(game_with(players), seed=2)
+        match.run_bots(["random"] * players, max_steps=takes)
+        match.resolve_chance()
+        state = match.state
+        unseen = sorted(state.deck + state.removed)
+        share = len(state.removed) / len(unseen)
+        counts = dict.fromkeys(unseen, 0)
+        rng = random.Random(5)
+        n = 3000
+        for _ in range(n):
+            det = state.resample(0, rng)
+            assert len(det.removed) == len(state.removed) and sorted(det.deck + det.removed) == unseen
+            for c in det.removed:
+                counts[c] += 1
+        sd = (n * share * (1 - share)) ** 0.5
+        assert all(abs(k - n * share) < 5 * sd + 1 for k in counts.values()), (players, takes)

@@ -27,6 +27,7 @@ start player, the player number.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,6 +51,10 @@ LEFT, RIGHT = 0, 1
 
 # phases
 SETUP_REMOVE, SETUP_REVEAL, SETUP_START, TURN, PLACE, REFILL, OVER = range(7)
+
+# the two turn choices, shared by every state (legal action lists are never mutated)
+_JADE_OR_TAKE = [JADE_ON, JADE_ON + 1, TAKE, TAKE + 1]
+_TAKE_ONLY = [TAKE, TAKE + 1]
 _PHASE_NAMES = ("setup", "setup", "setup", "turn", "place", "refill", "over")
 
 
@@ -134,6 +139,22 @@ class KuhNahGame(Game):
             r += 1
         self.max_row = r - 1
         self.wild_base = UPPER + total
+        # (row, column from the base's left end) of every upper-slot action
+        self.slot_of = [(0, 0)] * UPPER
+        for row in range(1, self.max_row + 1):
+            self.slot_of += [(row, col) for col in range(self.max_cards - row)]
+        # Support by symbols and weight alone, per card: bit ``a`` of left_ok[c] says that card a may
+        # carry c on its left half (heavier, or a's right half matches c's left half or is wild);
+        # right_ok likewise for the right support. Jade-wild halves are checked on top.
+        value, lsym, rsym, wsym = self.value, self.left_symbol, self.right_symbol, self.wild_symbol
+        self.left_ok = [
+            sum(1 << a for a in range(n) if value[a] > value[c] or rsym[a] == lsym[c] or wsym in (lsym[c], rsym[a]))
+            for c in range(n)
+        ]
+        self.right_ok = [
+            sum(1 << b for b in range(n) if value[b] > value[c] or lsym[b] == rsym[c] or wsym in (rsym[c], lsym[b]))
+            for c in range(n)
+        ]
         self._num_actions = self.wild_base + (2 * n if self.jade_wild else 0)
 
     @property
@@ -221,12 +242,17 @@ class KuhNahState(State):
         deck = self.deck
         return deck[int(u * len(deck))]
 
+    def _chance_legal(self, outcome: int) -> bool:
+        if self.phase == SETUP_START:
+            return outcome in range(self.game.num_players)
+        deck = self.deck  # kept sorted
+        i = bisect_left(deck, outcome)
+        return i < len(deck) and deck[i] == outcome
+
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
         if self.phase == TURN:
-            if self.jade[player] > 0:
-                return [JADE_ON, JADE_ON + 1, TAKE, TAKE + 1]
-            return [TAKE, TAKE + 1]
+            return _JADE_OR_TAKE if self.jade[player] > 0 else _TAKE_ONLY
         return self._placements(player, self.quarry[self.taken])
 
     def _placements(self, player: int, card: int) -> list[int]:
@@ -237,30 +263,22 @@ class KuhNahState(State):
         else:
             g = self.game
             actions = [BASE_LEFT, BASE_RIGHT]
-            value = g.value
-            v = value[card]
-            lsym = g.left_symbol
-            rsym = g.right_symbol
-            wild = g.wild_symbol
+            left_ok = g.left_ok[card]
+            right_ok = g.right_ok[card]
             halves = self.wild_halves
-            left0 = self.base_left[player]
             offset = g.row_offset
-            my_left = lsym[card]
-            my_right = rsym[card]
-            my_left_wild = my_left == wild or (card * 2) in halves
-            my_right_wild = my_right == wild or (card * 2 + 1) in halves
+            shift = ORIGIN + self.base_left[player]
             upper = []
             for key, a in cells.items():
                 b = cells.get(key + 1)
                 if b is None or key + ROW in cells:
                     continue
-                # left support a: heavier, or its right half matches our left half
-                if not (value[a] > v or my_left_wild or rsym[a] == my_left or rsym[a] == wild or (a * 2 + 1) in halves):
+                # each support: heavier or matching by its symbols (the tables), or made wild by jade
+                if not left_ok >> a & 1 and not (halves and self._wild_match(card, LEFT, a)):
                     continue
-                if not (value[b] > v or my_right_wild or lsym[b] == my_right or lsym[b] == wild or (b * 2) in halves):
+                if not right_ok >> b & 1 and not (halves and self._wild_match(card, RIGHT, b)):
                     continue
-                row = key // ROW + 1
-                upper.append(offset[row] + (key % ROW - ORIGIN) - left0)
+                upper.append(offset[key // ROW + 1] + key % ROW - shift)
             if upper:
                 upper.sort()
                 actions.extend(upper)
@@ -305,13 +323,13 @@ class KuhNahState(State):
                     self.base_left[player] -= 1
                 else:
                     self.base_right[player] = 0
-                cells[_key(0, self.base_left[player])] = card
+                cells[ORIGIN + self.base_left[player]] = card
             elif action == BASE_RIGHT:
                 self.base_right[player] += 1
-                cells[_key(0, self.base_right[player])] = card
+                cells[ORIGIN + self.base_right[player]] = card
             else:
-                row, col = self._slot(action)
-                cells[_key(row, col + self.base_left[player])] = card
+                row, col = g.slot_of[action]
+                cells[row * ROW + ORIGIN + col + self.base_left[player]] = card
             self.to_move = (player + 1) % g.num_players
             self.phase = REFILL if self.deck else OVER
         elif phase == SETUP_REMOVE:
@@ -322,9 +340,12 @@ class KuhNahState(State):
                 self.phase = SETUP_REVEAL
         elif phase == SETUP_REVEAL or phase == REFILL:
             self.deck.remove(action)
-            slot = 0 if self.quarry[0] < 0 else 1
-            self.quarry[slot] = action
-            if self.quarry[1] >= 0 and self.quarry[0] >= 0:
+            quarry = self.quarry
+            if quarry[0] < 0:
+                quarry[0] = action
+            else:
+                quarry[1] = action
+            if quarry[1] >= 0 and quarry[0] >= 0:
                 if phase == REFILL:
                     self.phase = TURN
                 elif self.game.options["start-player"] == "random":
@@ -336,13 +357,14 @@ class KuhNahState(State):
             self.to_move = action
             self.phase = TURN
 
+    def _wild_match(self, card: int, half: int, support: int) -> bool:
+        """True if a jade-wild half makes ``support`` carry ``half`` of ``card`` (the other half of the support)."""
+        halves = self.wild_halves
+        return (card * 2 + half) in halves or (support * 2 + 1 - half) in halves
+
     def _slot(self, action: int) -> tuple[int, int]:
         """(row, column counted from the base's left end) of an upper-slot action."""
-        offset = self.game.row_offset
-        row = 1
-        while row < self.game.max_row and action >= offset[row + 1]:
-            row += 1
-        return row, action - offset[row]
+        return self.game.slot_of[action]
 
     # ------------------------------------------------------------ explaining
     def _explain_illegal(self, action: int, player: int) -> str:
@@ -509,11 +531,19 @@ class KuhNahState(State):
         are kept.
         """
         new = self._copy()
-        pool = new.deck + new.removed
-        rng.shuffle(pool)
-        k = len(new.deck)
-        new.deck = sorted(pool[:k])
-        new.removed = sorted(pool[k:])
+        deck, removed = self.deck, self.removed
+        if not deck or not removed:
+            return new  # one pile only: nothing to redeal
+        pool = deck + removed
+        # a uniform split: draw the smaller pile from the pool (fewest draws), the rest is the other
+        small = rng.sample(pool, min(len(deck), len(removed)))
+        drawn = set(small)
+        rest = sorted(c for c in pool if c not in drawn)
+        small.sort()
+        if len(deck) <= len(removed):
+            new.deck, new.removed = small, rest
+        else:
+            new.deck, new.removed = rest, small
         return new
 
     def _dump(self) -> dict[str, Any]:
@@ -643,7 +673,12 @@ class KuhNahState(State):
     def score(self, player: int) -> float:
         """``player``'s score as it stands: uncovered card values less their jade (lower is better)."""
         value = self.game.value
-        return float(sum(value[c] for c in self.uncovered(player)) - self.jade[player])
+        cells = self.cells[player]
+        total = 0
+        for key, c in cells.items():  # the uncovered cards, as uncovered() lists them
+            if key + ROW not in cells and key + ROW - 1 not in cells:
+                total += value[c]
+        return float(total - self.jade[player])
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(self.score(p) for p in range(self.game.num_players))
