@@ -80,6 +80,7 @@ def test_incremental_bookkeeping_matches_a_recount(seed):
         fresh = s.game.state_from_json(s.to_json())
         assert isinstance(fresh, PyramixState)
         assert fresh.cover == s.cover and fresh.legal_actions() == s.legal_actions()
+        assert fresh.near == s.near, "the cobra counts kept move by move must equal a recount"
 
 
 @settings(max_examples=25, deadline=None)

@@ -107,10 +107,12 @@ class PyramixState(State):
 
     ``grid[p]`` is the kind of the cube at place ``p`` (or -1), ``coll[player *
     num_kinds + kind]`` counts the cubes a player has taken, ``pool[kind]`` the
-    cubes not yet placed during setup, ``fill`` the next place to fill.
+    cubes not yet placed during setup, ``fill`` the next place to fill. Kept up
+    to date move by move: ``cover`` (see ``NOT_CANDIDATE``), ``near[p]`` the
+    cobras touching ``p`` on its six faces, ``moves`` the legal removals.
     """
 
-    __slots__ = ("coll", "cover", "fill", "grid", "moves", "pool", "to_move")
+    __slots__ = ("coll", "cover", "fill", "grid", "moves", "near", "pool", "to_move")
 
     game: PyramixGame
 
@@ -118,6 +120,7 @@ class PyramixState(State):
         super().__init__(game)
         self.grid = [EMPTY] * NUM_POSITIONS
         self.cover = [NOT_CANDIDATE] * NUM_POSITIONS
+        self.near = [0] * NUM_POSITIONS
         self.pool = list(game.box.counts)
         self.coll = [0] * (game.num_players * game.num_kinds)
         self.fill = 0
@@ -152,6 +155,9 @@ class PyramixState(State):
             r -= n
         return max(k for k, n in enumerate(pool) if n)  # pragma: no cover - float edge
 
+    def _chance_legal(self, outcome: int) -> bool:
+        return outcome in range(len(self.pool)) and self.pool[outcome] > 0
+
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
         return self.moves
@@ -160,15 +166,16 @@ class PyramixState(State):
         """Removable cubes (rules 1-3), sorted."""
         cover = self.cover
         moves = [p for p in _R56 if cover[p] < 2]
+        near = self.near
         grid = self.grid
         cobra = self.game.cobra
-        if cobra in grid:
-            moves = [p for p in moves if grid[p] == cobra or all(grid[q] != cobra for q in FACES[p])]
-        return moves
+        return [p for p in moves if not near[p] or grid[p] == cobra]
 
     def _init_cover(self) -> None:
-        """Recount ``cover`` from ``grid`` (after setup and after loading)."""
+        """Recount ``cover`` and ``near`` from ``grid`` (after setup and after loading)."""
         grid = self.grid
+        cobra = self.game.cobra
+        self.near = [sum(1 for q in FACES[p] if grid[q] == cobra) for p in _R56]
         cover = self.cover
         for p in _R56:
             if grid[p] < 0:
@@ -192,6 +199,8 @@ class PyramixState(State):
                 self.moves = self._compute_moves()
             return
         cover = self.cover
+        near = self.near
+        cobra = self.game.cobra
         p = action
         self.coll[player * self.game.num_kinds + grid[p]] += 1
         top = p
@@ -202,9 +211,17 @@ class PyramixState(State):
                 if u >= 0 and grid[u] >= 0:
                     break
             while u >= 0 and grid[u] >= 0:
-                grid[top] = grid[u]
+                k = grid[u]
+                if (k == cobra) != (grid[top] == cobra):  # a cobra arrives at top or leaves it
+                    d = 1 if k == cobra else -1
+                    for q in FACES[top]:
+                        near[q] += d
+                grid[top] = k
                 top = u
                 u = UP[3 * top + i]
+        if grid[top] == cobra:
+            for q in FACES[top]:
+                near[q] -= 1
         grid[top] = EMPTY
         cover[top] = NOT_CANDIDATE
         for d in SUPPORTS[top]:
@@ -270,6 +287,7 @@ class PyramixState(State):
         new.game = self.game
         new.grid = self.grid.copy()
         new.cover = self.cover.copy()
+        new.near = self.near.copy()
         new.pool = self.pool.copy()
         new.coll = self.coll.copy()
         new.fill = self.fill
@@ -325,6 +343,7 @@ class PyramixState(State):
             if [a + b for a, b in zip(placed, self.pool, strict=True)] != list(box.counts):
                 raise RecordError("saved Pyramix state: the stacked cubes and the box don't make up the cube set")
             self.cover = [NOT_CANDIDATE] * NUM_POSITIONS
+            self.near = [0] * NUM_POSITIONS
             self.moves = []
             return
         self.fill = NUM_POSITIONS
