@@ -49,3 +49,22 @@ def test_random_games_keep_every_rule(players: int, wildcards: bool, geomancers:
     filled = [s for s in range(NUM_SLOTS) if state.pyramid[s] >= 0]
     base = [s for s in filled if s < WIDTH]
     assert base == list(range(base[0], base[-1] + 1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), wildcards=st.booleans(), seed=st.integers(0, 10**6))
+def test_open_slots_kept_move_by_move_equal_a_recount(players: int, wildcards: bool, seed: int) -> None:
+    game = make_game("lucent", players, {"wildcards": wildcards})
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    assert isinstance(state, LucentState)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        if state.lo >= 0:
+            assert state.opens == state.open_slots(), "the open slots kept move by move must equal a recount"
+            fresh = game.state_from_json(state.to_json())
+            assert isinstance(fresh, LucentState) and fresh.opens == state.opens

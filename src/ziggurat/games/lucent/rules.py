@@ -169,6 +169,9 @@ class LucentGame(Game):
                 f"{d.source}: the geomancers variant deals one Geomancer to each of {n} players "
                 f"but the deck has {d.geomancers}"
             )
+        # the kinds in each mask of kinds, ascending (a hand's ``have`` mask -> the kinds it can play)
+        self.kinds_in = [tuple(x for x in range(k) if m >> x & 1) for m in range(1 << k)]
+        self.cards_of_kind = [[i for i, x in enumerate(self.card_kind) if x == kind] for kind in range(k)]
         self.focus_from_deal = n in (2, 4)
         self.deal_size = len(gems) + len(self.wild_indices)
         # cards of each kind in the game (removed gems included)
@@ -227,6 +230,7 @@ class LucentState(State):
         "last_kind",
         "last_placer",
         "lo",
+        "opens",
         "out",
         "out_mask",
         "phase",
@@ -259,6 +263,8 @@ class LucentState(State):
         self.lo = -1  # base row covers lo..hi (-1: empty)
         self.hi = -1
         self.upper: list[int] = []  # open slots above the base, sorted
+        # once the Focus Gem is down: every open slot with the kinds that fit there, by slot (kept move by move)
+        self.opens: list[tuple[int, int]] = []
         self.out = [False] * n
         self.out_mask = [0] * n  # kinds that were playable when a player went out
         self.to_move = -1
@@ -284,6 +290,9 @@ class LucentState(State):
         deck = self.deck
         return deck[int(rng.random() * len(deck))]
 
+    def _chance_legal(self, outcome: int) -> bool:
+        return outcome in self.deck
+
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
         cached = self.cached
@@ -303,34 +312,23 @@ class LucentState(State):
         have = self.have[player]
         if not have:
             return []
-        g = self.game
+        kinds = self.game.kinds_in[have]
         if self.lo < 0:
-            return [k * NUM_SLOTS + FOCUS for k in range(g.num_kinds) if have >> k & 1]
-        slots = []
-        masks = []
-        if self.lo > 0:
-            slots.append(self.lo - 1)
-            masks.append(g.all_mask)
-        if self.hi < WIDTH - 1:
-            slots.append(self.hi + 1)
-            masks.append(g.all_mask)
-        pyr = self.pyramid
-        allow = g.allow_pair
-        nk = g.num_kinds
-        for s in self.upper:
-            a, b = SUPPORTS[s]
-            slots.append(s)
-            masks.append(allow[pyr[a] * nk + pyr[b]])
-        acts = []
-        pairs = list(zip(slots, masks, strict=True))
-        for k in range(nk):
-            if have >> k & 1:
-                bit = 1 << k
-                base = k * NUM_SLOTS
-                for s, m in pairs:
-                    if m & bit:
-                        acts.append(base + s)
+            return [k * NUM_SLOTS + FOCUS for k in kinds]
+        opens = self.opens
+        acts: list[int] = []
+        add = acts.append
+        for k in kinds:  # plain loops: a comprehension per kind costs more than these few items
+            base = k * NUM_SLOTS
+            bit = 1 << k
+            for s, m in opens:
+                if m & bit:
+                    add(base + s)
         return acts
+
+    def _reopen(self) -> None:
+        """Recount ``opens`` from the pyramid (after loading)."""
+        self.opens = [] if self.lo < 0 else self.open_slots()
 
     def playable_mask(self) -> int:
         """Kinds that could be played somewhere now (by anyone holding them)."""
@@ -409,6 +407,7 @@ class LucentState(State):
             if g.focus_from_deal and not self.deck:
                 self.pyramid[FOCUS] = kind
                 self.lo = self.hi = FOCUS
+                self.opens = [(FOCUS - 1, g.all_mask), (FOCUS + 1, g.all_mask)]
             else:
                 q = self.dealt % g.num_players
                 self.hands[q][kind] += 1
@@ -427,18 +426,29 @@ class LucentState(State):
         self.sizes[player] -= 1
         pyr = self.pyramid
         pyr[slot] = kind
-        if slot < WIDTH:
+        opens = self.opens
+        for i, (s, _) in enumerate(opens):
+            if s == slot:
+                del opens[i]
+                break
+        if slot < WIDTH:  # the base grows at one end: the next slot out opens, for any kind
             if self.lo < 0:
                 self.lo = self.hi = slot
             elif slot < self.lo:
                 self.lo = slot
             else:
                 self.hi = slot
+            if slot <= self.lo and slot > 0:
+                insort(opens, (slot - 1, g.all_mask))
+            if slot >= self.hi and slot < WIDTH - 1:
+                insort(opens, (slot + 1, g.all_mask))
         else:
             self.upper.remove(slot)
         for above, other in ABOVE[slot]:
             if pyr[other] >= 0:
                 insort(self.upper, above)
+                a, b = SUPPORTS[above]
+                insort(opens, (above, g.allow_pair[pyr[a] * g.num_kinds + pyr[b]]))
         self.last_placer = player
         self.last_kind[player] = kind
         self._advance(player + 1)
@@ -582,6 +592,7 @@ class LucentState(State):
         new.lo = self.lo
         new.hi = self.hi
         new.upper = self.upper.copy()
+        new.opens = self.opens.copy()
         new.out = self.out.copy()
         new.out_mask = self.out_mask.copy()
         new.to_move = self.to_move
@@ -641,9 +652,7 @@ class LucentState(State):
                 new.hands[key] = hand
                 new.have[key] = sum(1 << k for k in range(nk) if hand[k])
         # card indices for the deck and the removed pile, kind by kind
-        by_kind: list[list[int]] = [[] for _ in range(nk)]
-        for i, k in enumerate(g.card_kind):
-            by_kind[k].append(i)
+        by_kind = g.cards_of_kind
         used = [0] * nk
         for key in ("deck", "removed"):
             if key in assignment:
@@ -775,6 +784,7 @@ class LucentState(State):
                     raise RecordError(f"{bad}: the gem at {slot_name(s)} matches neither gem under it")
             elif both:
                 self.upper.append(s)
+        self._reopen()
         # every card accounted for
         counts = [0] * nk
         for c in self.deck + self.removed:
