@@ -34,15 +34,15 @@ def value(state: State, p: int) -> float:
     """How good ``state`` is for player ``p`` in points: the final score at the end, before it points so far
     plus what resources, workers, heritage cards and a nearly paid offering are worth for the rest of the game."""
     assert isinstance(state, NakumState)
-    parts = state.score_parts(p)
-    score = float(sum(parts.values()))
+    offerings, cards, tokens, storage = state.score_terms(p)
+    score = float(offerings + cards + tokens + storage)
     if state.phase == OVER:
         return score
     g = state.game
     b = 3 * p
     m, s, k = state.res[b], state.res[b + 1], state.res[b + 2]
     per = g.per_point
-    v = score - parts["storage"] + m / per[0] + s / per[1] + k / per[2]
+    v = score - storage + m / per[0] + s / per[1] + k / per[2]
     if state.end_triggered:
         return v + HAND_VALUE * state.hand[p]
     premium = 0.0

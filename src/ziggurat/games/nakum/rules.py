@@ -159,17 +159,22 @@ class NakumGame(Game):
                 kind = 3
             return (kind, e[0], e[1], e[2])
 
-        # per tile: (basic spaces with what they need, camp space, camp options with what they need, full mask)
+        # per tile: (basic spaces with what they need, camp space, camp options that need something,
+        # full mask, mask of the options that need nothing)
         self.tile_needs = [
             (
                 [(s, *need(self.basic_effect[s])) for s in self.tile_basics[t]],
                 nb + t,
-                [(k, *need(e)) for k, e in enumerate(self.camp_effects[t])],
+                [(k, *need(e)) for k, e in enumerate(self.camp_effects[t]) if need(e)[0]],
                 (1 << len(tile.camp)) - 1,
+                sum(1 << k for k, e in enumerate(self.camp_effects[t]) if not need(e)[0]),
             )
             for t, tile in enumerate(c.tiles)
         ]
         self.camp_full = [(1 << len(tile.camp)) - 1 for tile in c.tiles]
+        # per basic space what it needs (kind, maize, skins, masks), and each tile's basic spaces
+        self.basic_need = [need(e) for e in self.basic_effect]
+        self.shared_spaces = any(c == 2 for c in cap)  # two players may share a space (4 players)
         self.market_cost = [m.effect.cost for m in c.market]
         self.market_effect = [_eff(m.effect) for m in c.market]
         self.market_free = [m.free_camp for m in c.market]
@@ -375,6 +380,11 @@ class NakumState(State):
         pool = self._pool()
         return pool[int(rng.random() * len(pool))]
 
+    def _chance_legal(self, outcome: int) -> bool:
+        if self.draws[0] < NUM_TILES:
+            return outcome in range(NUM_TILES) and self.tile_pos[outcome] < 0
+        return outcome in self._pool()
+
     def _normalize(self) -> None:
         """Drop draws that have nothing to do; start the Day once the Night's draws are done."""
         draws = self.draws
@@ -404,7 +414,11 @@ class NakumState(State):
             t = self.ctx
             base = g.A_OPTION + t * MAX_OPTIONS
             covered = self.cubes[t]
-            return [base + k for k, e in enumerate(g.camp_effects[t]) if not covered >> k & 1 and self._can(e, player)]
+            options = []
+            for k, e in enumerate(g.camp_effects[t]):
+                if not covered >> k & 1 and self._can(e, player):
+                    options.append(base + k)
+            return options
         if phase == BUY:
             return sorted(g.A_BUY + c for c in self.market if self._affords(g.market_cost[c], player))
         if phase == OFFER:
@@ -468,54 +482,62 @@ class NakumState(State):
         camps: list[int] = []
         res = self.res
         m0, m1, m2 = res[3 * p], res[3 * p + 1], res[3 * p + 2]
+        has_hand = bool(self.hands[p])
         market_ok = -1  # whether some market card is affordable, computed once when needed
         tile_pos = self.tile_pos
         cubes = self.cubes
-        for t, (basics, camp_space, options, full) in enumerate(g.tile_needs):
+        need = g.basic_need
+        shared = g.shared_spaces
+        for t, spaces in enumerate(g.tile_basics):
             if tile_pos[t] < 0:
                 continue
             active = False
-            for s, kind, c0, c1, c2 in basics:
+            for s in spaces:
                 o = occ[s]
                 if o:
                     active = True
-                    if cap[s] == 1 or o & bit or _POP[o] >= 2:
+                    if not shared or cap[s] == 1 or o & bit or _POP[o] >= 2:
                         continue
-                if kind == 0:
+                kind, c0, c1, c2 = need[s]
+                if kind == 0 or (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
                     acts.append(s + 1)
-                elif kind == 1:
-                    if m0 >= c0 and m1 >= c1 and m2 >= c2:
-                        acts.append(s + 1)
                 elif kind == 2:
                     if market_ok < 0:
                         market_ok = self._market_ok(p)
                     if market_ok:
                         acts.append(s + 1)
-                elif self.hands[p]:
-                    acts.append(s + 1)
+            if not active:
+                continue
+            _, camp_space, options, full, free = g.tile_needs[t]
             covered = cubes[t]
-            if active and covered != full:
-                o = occ[camp_space]
-                if o and (cap[camp_space] == 1 or o & bit or _POP[o] >= 2):
+            if covered == full:
+                continue
+            o = occ[camp_space]
+            if o and (cap[camp_space] == 1 or o & bit or _POP[o] >= 2):
+                continue
+            if free & ~covered:  # an uncovered option that needs nothing
+                camps.append(g.A_CAMP + t)
+                continue
+            for k, kind, c0, c1, c2 in options:
+                if covered >> k & 1:
                     continue
-                for k, kind, c0, c1, c2 in options:
-                    if covered >> k & 1:
-                        continue
-                    if kind == 0 or (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and self.hands[p]):
+                if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
+                    camps.append(g.A_CAMP + t)
+                    break
+                if kind == 2:
+                    if market_ok < 0:
+                        market_ok = self._market_ok(p)
+                    if market_ok:
                         camps.append(g.A_CAMP + t)
                         break
-                    if kind == 2:
-                        if market_ok < 0:
-                            market_ok = self._market_ok(p)
-                        if market_ok:
-                            camps.append(g.A_CAMP + t)
-                            break
         acts += camps
         if self.revealed < NUM_TILES:
             layout = self.layout
             explorer = self.explorer
             base = g.A_EXPLORE
-            acts += [base + pos for pos in range(NUM_TILES) if layout[pos] < 0 and explorer[pos] < 0]
+            for pos in range(NUM_TILES):
+                if layout[pos] < 0 and explorer[pos] < 0:
+                    acts.append(base + pos)
         hand = self.hand[p]
         if hand >= 2:
             costs = g.offer_cost
@@ -724,7 +746,7 @@ class NakumState(State):
         self.passes += 1
         n = self.game.num_players
         hand = self.hand
-        if self.passes >= sum(1 for h in hand if h > 0):
+        if self.passes >= n - hand.count(0):  # every player with workers in hand has passed
             self._end_day()
             return
         for i in range(1, n + 1):
@@ -1293,19 +1315,31 @@ class NakumState(State):
     # --------------------------------------------------------------- scoring
     def score_parts(self, p: int) -> dict[str, int]:
         """A player's final score, part by part."""
+        offerings, cards, tokens, storage = self.score_terms(p)
+        return {"offerings": offerings, "cards": cards, "tokens": tokens, "storage": storage}
+
+    def score_terms(self, p: int) -> tuple[int, int, int, int]:
+        """:meth:`score_parts` as a tuple (offerings, cards, tokens, storage): for evaluations in search."""
         g = self.game
         b = 3 * p
         per = g.per_point
-        storage = self.res[b] // per[0] + self.res[b + 1] // per[1] + self.res[b + 2] // per[2]
-        return {
-            "offerings": sum(g.offer_points[x] for x in self.made[p]),
-            "cards": sum(g.card_points[x] for x in self.bought[p]) + sum(g.heritage_points[x] for x in self.played[p]),
-            "tokens": self.tokens[p],
-            "storage": storage,
-        }
+        res = self.res
+        storage = res[b] // per[0] + res[b + 1] // per[1] + res[b + 2] // per[2]
+        points = g.offer_points
+        offerings = 0
+        for x in self.made[p]:
+            offerings += points[x]
+        cards = 0
+        points = g.card_points
+        for x in self.bought[p]:
+            cards += points[x]
+        points = g.heritage_points
+        for x in self.played[p]:
+            cards += points[x]
+        return offerings, cards, self.tokens[p], storage
 
     def _scores(self) -> tuple[float, ...]:
-        return tuple(float(sum(self.score_parts(p).values())) for p in range(self.game.num_players))
+        return tuple(float(sum(self.score_terms(p))) for p in range(self.game.num_players))
 
     def _rank_keys(self) -> list[tuple[float, ...]]:
         """Score; then most point tokens; then most masks; then whoever made an offering first."""
