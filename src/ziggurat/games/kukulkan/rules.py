@@ -456,6 +456,9 @@ class KukulkanState(State):
     def sample_chance(self, rng: random.Random) -> int:
         return int(rng.random() * DIE)
 
+    def _chance_legal(self, outcome: int) -> bool:
+        return outcome in range(DIE)
+
     # ------------------------------------------------------- what is possible
     def _writable(self, p: int, closed: int | None = None) -> list[tuple[int, int]]:
         """(block, threshold) for every blank block that may take a number: outline drawn, supports numbered.
@@ -552,7 +555,10 @@ class KukulkanState(State):
         perm = self.claims[p] & BASE
         six = self.die == DIE and not used & U_SUPER
         if perm or not used & U_PLUS or six:
-            max_t = max((t for _, t in writable), default=0)
+            max_t = 0
+            for _, t in writable:
+                if t > max_t:
+                    max_t = t
             mark_vals = 0
             for _, v in markable:
                 mark_vals |= 1 << v
@@ -683,7 +689,10 @@ class KukulkanState(State):
 
     def _complete(self, p: int) -> None:
         self.p_done[p] = True
-        self.to_move = tuple(q for q in self.to_move if q != p)
+        to_move = list(self.to_move)
+        if p in to_move:
+            to_move.remove(p)
+        self.to_move = tuple(to_move)
         if not self.to_move:
             self._resolve()
 
@@ -733,8 +742,11 @@ class KukulkanState(State):
         g = self.game
         B = g.B
         values = self.values
-        ac_open = not any(c & AC for c in self.claims)
-        bd_open = not any(c & BD for c in self.claims)
+        claimed = 0
+        for c in self.claims:
+            claimed |= c
+        ac_open = not claimed & AC
+        bd_open = not claimed & BD
         for p in range(g.num_players):
             c = self.claims[p]
             m = self.marked[p]
