@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ziggurat.core.bot import Bot
-from ziggurat.core.game import CHANCE, SIMULTANEOUS, Game, State
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import make_bot
 from ziggurat.core.seeds import derive_seed, derived_rng, stream_seed
@@ -187,18 +187,21 @@ class Match:
         they are (seeded per decision all the same).
         """
         seats = self.seat_bots(bots)
-        self.resolve_chance()
+        state = self.state
         steps = 0
-        while not self.state.is_terminal():
-            if max_steps is not None and steps >= max_steps:
+        while True:
+            cur = state.current_player()
+            if cur == CHANCE:
+                self.resolve_chance()
+                continue
+            if cur == TERMINAL or (max_steps is not None and steps >= max_steps):
                 return
-            for player in self.state.players_to_move():
+            for player in (cur,) if cur >= 0 else state.players_to_move():
                 action = self.decide(seats[player], player)
                 if on_action is not None:
-                    on_action(self.state, player, action)
-                self.state.apply_action(action, player)
+                    on_action(state, player, action)
+                state.apply_action(action, player)
                 steps += 1
-            self.resolve_chance()
 
     def record(self, seats: Sequence[str] = ()) -> GameRecord:
         """The record of the game so far (it holds the root seed: it is the owner's)."""
