@@ -28,6 +28,11 @@ def notice_sql(paramstyle: str) -> str:
     return f"SELECT pg_notify('{CHANNEL}', {mark})"
 
 
+def notices_sql() -> str:
+    """The statement that sends one notice per text of a list (psycopg; in the caller's transaction)."""
+    return f"SELECT pg_notify('{CHANNEL}', n) FROM unnest(%s::text[]) AS n"
+
+
 class Listener:
     """A thread that LISTENs on the channel and hands each notice to ``on_notice`` in the event loop."""
 

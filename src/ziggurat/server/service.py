@@ -238,10 +238,15 @@ class TableService:
             self._changed(table, None)
         return len(fresh)
 
-    async def refresh(self, table: LiveTable) -> None:
-        """Catch up with the log before answering from the cache (another process may have moved)."""
+    async def refresh(self, table: LiveTable, seq: int | None = None) -> None:
+        """Catch up with the log before answering from the cache (another process may have moved).
+
+        ``seq``: the newest row is known to be that one (a notice said so); if the
+        table has it by the time it is free (this process wrote it), nothing is read.
+        """
         async with table.lock:
-            await self.catch_up(table)
+            if seq is None or table.seq < seq:
+                await self.catch_up(table)
 
     # --------------------------------------------------------------- creating
     async def create(self, request: CreateRequest) -> Created:
@@ -514,7 +519,7 @@ class TableService:
             table_id, _, seq = rest.rpartition(":")
             grown = self.tables.get(table_id)
             if grown is not None and seq.isdigit() and grown.seq < int(seq):
-                self._spawn(self.refresh(grown))
+                self._spawn(self.refresh(grown, int(seq)))
         elif kind == "s":
             seated = self.tables.get(rest)
             if seated is not None:

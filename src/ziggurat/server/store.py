@@ -23,7 +23,7 @@ from sqlalchemy import Engine, and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import jobs, moves, seats, tables
-from ziggurat.server.notify import notice_sql
+from ziggurat.server.notify import notice_sql, notices_sql
 
 log = logging.getLogger("ziggurat.server")
 
@@ -442,23 +442,26 @@ class LogWriter:
     rows were not written; the caller catches up and decides again).
 
     This is the server's hottest path, so it talks to the database driver
-    directly with two fixed statements (the schema and every other query go
-    through SQLAlchemy).
+    directly (the schema and every other query go through SQLAlchemy), and a
+    batch costs three round trips whatever its size: the first row of every
+    group in one ``INSERT ... ON CONFLICT DO NOTHING RETURNING``, the other rows
+    of the groups that got their ``seq`` in one ``executemany``, and on
+    PostgreSQL the notices in one statement.
     """
 
     BATCH = 512
+    FIRSTS = 200  # first rows per INSERT (7 parameters each: far below SQLite's limit)
 
     def __init__(self, engine: Engine):
         self.engine = engine
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-        values = ", ".join([mark] * 7)
-        columns = "table_id, seq, seat, kind, action_id, client_msg_id, at"
-        # the first row of a group may lose the race for its seq (or be a retried message)
-        self.sql_first = f"INSERT INTO moves ({columns}) VALUES ({values}) ON CONFLICT DO NOTHING RETURNING seq"
-        self.sql_rest = f"INSERT INTO moves ({columns}) VALUES ({values})"
+        self._values = "(" + ", ".join([mark] * 7) + ")"
+        self._columns = "table_id, seq, seat, kind, action_id, client_msg_id, at"
+        self._firsts_sql: dict[int, str] = {}
+        self.sql_rest = f"INSERT INTO moves ({self._columns}) VALUES {self._values}"
         self.at_value = moves.c.at.type.bind_processor(engine.dialect) or (lambda v: v)
         # PostgreSQL: tell the other processes which tables grew (sent when the transaction commits)
-        self.sql_notice = notice_sql(engine.dialect.paramstyle) if engine.dialect.name == "postgresql" else None
+        self.sql_notices = notices_sql() if engine.dialect.name == "postgresql" else None
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._connection: Any = None
         self._thread = threading.Thread(target=self._run, name="ziggurat-log-writer", daemon=True)
@@ -499,6 +502,12 @@ class LogWriter:
             if self._connection is not None:
                 self._connection.close()
 
+    def _firsts(self, n: int) -> str:
+        sql = self._firsts_sql.get(n)
+        if sql is None:
+            sql = self._firsts_sql[n] = _firsts_sql(self._columns, self._values, n)
+        return sql
+
     def _write(self, batch: list[_Pending]) -> None:
         # one lock order for every process: by table, then seq (no deadlock between writers)
         batch.sort(key=lambda p: (p.table_id, p.rows[0].seq))
@@ -510,15 +519,26 @@ class LogWriter:
             at = self.at_value(now())
             cur = conn.cursor()
             try:
+                # the first row of a group may lose the race for its seq (or be a retried message): then the
+                # group is not written (one group per table in a batch: a process writes a table under its lock)
+                taken: set[tuple[str, int]] = set()
+                for start in range(0, len(batch), self.FIRSTS):
+                    chunk = batch[start : start + self.FIRSTS]
+                    params = [v for item in chunk for v in _row_tuple(item.table_id, item.rows[0], at, self.at_value)]
+                    cur.execute(self._firsts(len(chunk)), params)
+                    taken.update((table_id, seq) for table_id, seq in cur.fetchall())
+                rest: list[tuple[Any, ...]] = []
+                notices = []
                 for item in batch:
-                    head, *rest = item.rows
-                    cur.execute(self.sql_first, _row_tuple(item.table_id, head, at, self.at_value))
-                    written = cur.fetchone() is not None
-                    if written and rest:
-                        cur.executemany(self.sql_rest, [_row_tuple(item.table_id, r, at, self.at_value) for r in rest])
+                    written = (item.table_id, item.rows[0].seq) in taken
                     results.append((item.future, written))
-                    if written and self.sql_notice is not None:
-                        cur.execute(self.sql_notice, (f"m:{item.table_id}:{item.rows[-1].seq}",))
+                    if written:
+                        rest.extend(_row_tuple(item.table_id, r, at, self.at_value) for r in item.rows[1:])
+                        notices.append(f"m:{item.table_id}:{item.rows[-1].seq}")
+                if rest:
+                    cur.executemany(self.sql_rest, rest)
+                if notices and self.sql_notices is not None:
+                    cur.execute(self.sql_notices, (notices,))
                 conn.commit()
             finally:
                 cur.close()
@@ -535,6 +555,12 @@ class LogWriter:
             return
         for loop, done in _by_loop(batch, results).items():
             loop.call_soon_threadsafe(_resolve_all, done)
+
+
+def _firsts_sql(columns: str, values: str, n: int) -> str:
+    return (
+        f"INSERT INTO moves ({columns}) VALUES {', '.join([values] * n)} ON CONFLICT DO NOTHING RETURNING table_id, seq"
+    )
 
 
 def _row_tuple(table_id: str, row: Row, at: Any, to_db: Any) -> tuple[Any, ...]:
