@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,22 +95,9 @@ def test_arena_summary_rates_the_stronger_bot_higher() -> None:
     assert "greedy vs random" in s["head_to_head"]
 
 
-@pytest.fixture
-def time_limit() -> Iterator[None]:
-    def boom(*_: object) -> None:
-        raise TimeoutError("the Ray run took longer than 180 s")
-
-    old = signal.signal(signal.SIGALRM, boom)
-    signal.alarm(180)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
 @pytest.mark.slow
-def test_ray_backend_matches_process_backend(time_limit: None) -> None:
+@pytest.mark.timeout(180)
+def test_ray_backend_matches_process_backend() -> None:
     ray = pytest.importorskip("ray")
     setup = Setup("kuhnah", 2)
     local = simulate(setup, ["random", "greedy"], games=12, seed=5, jobs=2, rotate=True)

@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from tests.cli.signals import default_ctrl_c
 from ziggurat.cli.main import app
 from ziggurat.cli.session import replay_record
 from ziggurat.core import GameRecord, Match, RecordError, make_game
@@ -162,6 +163,7 @@ def test_ctrl_c_while_a_bot_thinks_saves_and_exits_without_a_traceback(tmp_path:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        preexec_fn=default_ctrl_c,
     )
     try:
         assert proc.stdout is not None

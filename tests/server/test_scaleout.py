@@ -123,8 +123,11 @@ def test_clients_of_a_killed_process_go_on_elsewhere(pg_url: str, live_server: t
 
     async def play() -> None:
         tasks = [asyncio.create_task(c.run()) for c in clients]
-        while clients[1].moves < 4:
-            await asyncio.sleep(0.01)
+        async def four_moves_on_b() -> None:
+            while clients[1].moves < 4:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(four_moves_on_b(), 60)
         await asyncio.to_thread(b.kill)  # mid-game: B's clients must carry on through A
         await asyncio.wait_for(asyncio.gather(*tasks), 120)
 

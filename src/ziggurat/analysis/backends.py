@@ -6,6 +6,11 @@ finish in, so a run's results do not depend on the backend or the job count.
 ``on_chunk(i, result)`` is called as each chunk completes (progress bars, rows
 written as they come). Ctrl-C stops the workers at once: they ignore it, and the
 main process drops every queued and running chunk.
+
+Local workers are forked from a fork server, never from the calling process:
+that process may have threads (a progress bar's refresher, a web server, a
+test runner's I/O), and a fork taken while one of them holds a lock leaves the
+child waiting on it for ever.
 """
 
 from __future__ import annotations
@@ -65,6 +70,13 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _context(fn: Callable[..., Any]) -> Any:
+    """The fork server's context; it imports ``fn``'s module once, so each worker starts ready."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([fn.__module__])
+    return ctx
+
+
 def _call(item: tuple[Callable[[T], R], int, T]) -> tuple[int, R]:
     fn, i, c = item
     return i, fn(c)
@@ -80,7 +92,7 @@ def _run_process(
             if on_chunk is not None:
                 on_chunk(i, results[i])
         return results
-    pool = multiprocessing.Pool(min(jobs, len(chunks)), initializer=_ignore_sigint)
+    pool = _context(fn).Pool(min(jobs, len(chunks)), initializer=_ignore_sigint)
     try:
         for i, result in pool.imap_unordered(_call, [(fn, i, c) for i, c in enumerate(chunks)]):
             results[i] = result
