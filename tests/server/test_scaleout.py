@@ -123,6 +123,7 @@ def test_clients_of_a_killed_process_go_on_elsewhere(pg_url: str, live_server: t
 
     async def play() -> None:
         tasks = [asyncio.create_task(c.run()) for c in clients]
+
         async def four_moves_on_b() -> None:
             while clients[1].moves < 4:
                 await asyncio.sleep(0.01)
