@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
+from collections.abc import Iterator
 
 
-def default_ctrl_c() -> None:
-    """``preexec_fn`` for programs a test presses Ctrl-C in.
+@contextlib.contextmanager
+def ctrl_c_on() -> Iterator[None]:
+    """Programs started inside take Ctrl-C as a terminal's foreground program does.
 
     A process started in the background of a non-interactive shell (how a CI
-    job may start the suite) inherits SIGINT *ignored*, and Python then never
-    raises KeyboardInterrupt; a terminal's foreground program has the default.
+    job may start the suite) has SIGINT *ignored*, children inherit that, and
+    Python then never raises KeyboardInterrupt. A handler (unlike "ignore") is
+    reset to the default by ``exec``, so one set here only while starting the
+    child gives it the default, with no code run between fork and exec.
     """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)

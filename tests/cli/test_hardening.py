@@ -15,7 +15,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from tests.cli.signals import default_ctrl_c
+from tests.cli.signals import ctrl_c_on
 from ziggurat.cli.main import app
 from ziggurat.cli.session import replay_record
 from ziggurat.core import GameRecord, Match, RecordError, make_game
@@ -157,14 +157,14 @@ def _wait_for(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-unty
 def test_ctrl_c_while_a_bot_thinks_saves_and_exits_without_a_traceback(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     env = {**os.environ, "COLUMNS": "120"}
-    proc = subprocess.Popen(
-        [*ZIGGURAT, "play", "nakum", "--seats", "ismcts,ismcts", "--seed", "3", "--save", str(save)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        preexec_fn=default_ctrl_c,
-    )
+    with ctrl_c_on():
+        proc = subprocess.Popen(
+            [*ZIGGURAT, "play", "nakum", "--seats", "ismcts,ismcts", "--seed", "3", "--save", str(save)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()  # the header: the game is on, the bots are thinking

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tests.cli.signals import default_ctrl_c
+from tests.cli.signals import ctrl_c_on
 from ziggurat.cli.main import app
 
 runner = CliRunner()
@@ -24,14 +24,14 @@ def _rows(path: Path) -> int:
 
 def _ctrl_c_once_rows_appear(args: list[str], csv: Path, total: int) -> tuple[int, str, str]:
     """Run ``ziggurat ARGS`` as in a terminal, press Ctrl-C (the whole process group) once some rows are written."""
-    proc = subprocess.Popen(
-        [*ZIGGURAT, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        text=True,
-        preexec_fn=default_ctrl_c,
-    )
+    with ctrl_c_on():
+        proc = subprocess.Popen(
+            [*ZIGGURAT, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            text=True,
+        )
     try:
         end = time.monotonic() + 120
         while _rows(csv) == 0:
