@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # `make serve`/`make play` install the package alone; `make test` adds every extra, so CI tests them all.
-TEST_EXTRAS ?= dev,rl,cluster,postgres,fast
-# Debian packages the tests drive for real: Chromium (browser tests) and PostgreSQL (database tests).
-SYSTEM_PACKAGES ?= chromium postgresql
+TEST_EXTRAS ?= dev,rl,cluster,postgres,redis,fast
+# Debian packages the tests drive for real: Chromium (browser tests), PostgreSQL (database tests) and
+# Redis (the scale-out tests' other notice carrier).
+SYSTEM_PACKAGES ?= chromium postgresql redis-server
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -26,6 +27,7 @@ system:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \

@@ -38,6 +38,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.server.pg import TempPostgres
+from tests.server.redis_server import TempRedis
 from tests.server.util import LiveServer
 
 
@@ -237,6 +238,13 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, nargs="+", default=[1], help="server processes (above 1: PostgreSQL only)"
     )
+    parser.add_argument(
+        "--bus",
+        nargs="+",
+        default=["notify"],
+        choices=["notify", "redis"],
+        help="how processes hear of each other's moves (PostgreSQL only): LISTEN/NOTIFY or Redis pub/sub",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--think",
@@ -254,19 +262,27 @@ def main() -> None:
         pass
     print(f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator)")
     print(
-        f"{'database':<11} {'procs':>5} {'think':>5} {'moves/s':>8} {'server p50':>10} {'p99 (ms)':>9}"
+        f"{'database':<11} {'bus':<6} {'procs':>5} {'think':>5} {'moves/s':>8} {'server p50':>10} {'p99 (ms)':>9}"
         f" {'rtt p50':>8} {'p99 (ms)':>9} {'all p50':>8} {'p99 (ms)':>9} games"
     )
-    runs = [(k, n, t) for k in args.db for n in args.processes for t in args.think if n == 1 or k == "postgresql"]
-    for kind, processes, think in runs:
+    runs = [
+        (k, b, n, t)
+        for k in args.db
+        for b in (args.bus if k == "postgresql" else ["-"])
+        for n in args.processes
+        for t in args.think
+        if n == 1 or k == "postgresql"
+    ]
+    for kind, bus, processes, think in runs:
         pg = None
+        redis = TempRedis().start() if bus == "redis" else None
         folder = tempfile.mkdtemp(prefix="ziggurat-bench-")
         if kind == "sqlite":
             url = f"sqlite:///{folder}/bench.db"
         else:
             pg = TempPostgres().start()
             url = pg.create_database("bench")
-        servers = [LiveServer(url) for _ in range(processes)]  # bots off, metrics on
+        servers = [LiveServer(url, bus=redis.url if redis else None) for _ in range(processes)]  # bots off, metrics on
         try:
             bench = Bench(
                 [s.port for s in servers], args.game, args.players, args.tables, args.seconds, args.seed, think
@@ -277,8 +293,10 @@ def main() -> None:
                 server.kill()
             if pg is not None:
                 pg.stop()
+            if redis is not None:
+                redis.stop()
         print(
-            f"{kind:<11} {processes:>5} {think:>5} {r['moves_per_s']:>8.0f} {r['server_p50_ms']:>10.2f}"
+            f"{kind:<11} {bus:<6} {processes:>5} {think:>5} {r['moves_per_s']:>8.0f} {r['server_p50_ms']:>10.2f}"
             f" {r['server_p99_ms']:>9.2f} {r['rtt_p50_ms']:>8.2f} {r['rtt_p99_ms']:>9.2f}"
             f" {r['all_p50_ms']:>8.2f} {r['all_p99_ms']:>9.2f} {r['games']:>5}"
             f"   (errors {r['errors']}, {r['groups']} moves in {r['commits']} commits)"

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.server.pg import TempPostgres
+from tests.server.redis_server import TempRedis
 from tests.server.util import LiveServer
 
 # The fuzz tests' budget: "ci" (the default, and what `make test` runs) keeps the whole suite well
@@ -34,6 +35,16 @@ def postgres() -> Iterator[TempPostgres]:
         yield pg
     finally:
         pg.stop()
+
+
+@pytest.fixture(scope="session")
+def redis() -> Iterator[TempRedis]:
+    """One Redis server per test process (the other carrier of news between server processes)."""
+    server = TempRedis().start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Several server processes on one PostgreSQL: a table's moves reach every client, whichever process it is on.
 
 Real ``ziggurat serve`` processes share a throwaway PostgreSQL server; changes
-travel between them as LISTEN/NOTIFY notices and each process catches up from
-the move log. Every client must see every move exactly once and in order, and
+travel between them as notices (PostgreSQL's LISTEN/NOTIFY, or Redis pub/sub
+with ``--bus``, each on a real server) and each process catches up from the
+move log. Every client must see every move exactly once and in order, and
 the clients of a process that is killed reconnect to another and lose nothing.
 """
 
@@ -14,9 +15,18 @@ import random
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from tests.server.util import LiveServer
+
+
+@pytest.fixture(params=["notify", "redis"])
+def bus(request: pytest.FixtureRequest) -> str | None:
+    """The carrier of the news: None for PostgreSQL's LISTEN/NOTIFY, else a Redis URL."""
+    if request.param == "notify":
+        return None
+    return str(request.getfixturevalue("redis").url)
 
 
 def seated_table(a: LiveServer, b: LiveServer, game: str = "kuhnah") -> tuple[str, dict[int, str]]:
@@ -91,9 +101,11 @@ def check(clients: list[Client], url: str, table: str) -> None:
             assert len(set(c.numbers)) == len(c.numbers)
 
 
-def test_every_client_sees_every_move_once_in_order(pg_url: str, live_server: type[LiveServer]) -> None:
-    a = live_server(pg_url)
-    b = live_server(pg_url)
+def test_every_client_sees_every_move_once_in_order(
+    pg_url: str, live_server: type[LiveServer], bus: str | None
+) -> None:
+    a = live_server(pg_url, bus=bus)
+    b = live_server(pg_url, bus=bus)
     table, tokens = seated_table(a, b)
     clients = [
         Client([a.url], table, tokens[0], 0, 1),  # seat 1 plays on process A
@@ -111,9 +123,11 @@ def test_every_client_sees_every_move_once_in_order(pg_url: str, live_server: ty
     check(clients, b.url, table)
 
 
-def test_clients_of_a_killed_process_go_on_elsewhere(pg_url: str, live_server: type[LiveServer]) -> None:
-    a = live_server(pg_url)
-    b = live_server(pg_url)
+def test_clients_of_a_killed_process_go_on_elsewhere(
+    pg_url: str, live_server: type[LiveServer], bus: str | None
+) -> None:
+    a = live_server(pg_url, bus=bus)
+    b = live_server(pg_url, bus=bus)
     table, tokens = seated_table(a, b)
     clients = [
         Client([a.url, b.url], table, tokens[0], 0, 5),
@@ -135,3 +149,47 @@ def test_clients_of_a_killed_process_go_on_elsewhere(pg_url: str, live_server: t
     asyncio.run(play())
     assert clients[1].reconnects >= 1 and clients[2].reconnects >= 1
     check(clients, a.url, table)
+
+
+def test_news_lost_while_redis_is_down_is_caught_up_when_it_is_back(pg_url: str, live_server: type[LiveServer]) -> None:
+    """Moves go on without Redis (they are committed); the other process's clients get them once it returns."""
+    from websockets.sync.client import connect
+
+    from tests.server.redis_server import TempRedis
+
+    redis = TempRedis().start()
+    try:
+        a = live_server(pg_url, bus=redis.url)
+        b = live_server(pg_url, bus=redis.url)
+        table, tokens = seated_table(a, b)
+
+        def move_on_a() -> None:
+            with a.client() as http:
+                to_move = http.get(f"/api/tables/{table}/frame").json()["status"]["to_move"]
+                auth = {"Authorization": f"Bearer {tokens[to_move[0]]}"}
+                mine = http.get(f"/api/tables/{table}/frame", headers=auth).json()
+                body = {"action": mine["actions"][0]["id"], "n": mine["n"]}
+                r = http.post(f"/api/tables/{table}/act", json=body, headers=auth)
+                assert r.status_code == 200, r.text
+
+        with connect(f"{b.ws_url}/api/tables/{table}/ws") as spectator:  # watching through process B
+            spectator.send(json.dumps({"type": "hello", "format": "data"}))
+
+            def next_n(timeout: float) -> int:
+                while True:
+                    msg = json.loads(spectator.recv(timeout=timeout))
+                    if msg["type"] == "frame":
+                        return int(msg["n"])
+
+            first = next_n(10)
+            move_on_a()
+            seen = next_n(10)
+            assert seen > first, "the news went through Redis"
+            redis.kill()
+            move_on_a()  # committed all the same
+            with pytest.raises(TimeoutError):
+                next_n(1.5)  # B has not heard of it
+            redis.start()  # on the same port: B's listener reconnects and catches up
+            assert next_n(15) > seen
+    finally:
+        redis.stop()

@@ -26,6 +26,9 @@ runner = CliRunner()
         (["--bot-workers", "99"], "--bot-workers must be between 0 and 64"),
         (["--log-level", "loud"], "log"),
         (["--host", "no-such-host.invalid"], "is not an address of this machine"),
+        (["--bus", "localhost:6379"], "--bus takes a Redis URL such as redis://"),
+        (["--bus", "redis://127.0.0.1:1/0"], "--bus is for processes sharing a PostgreSQL database"),
+        (["--db", "postgresql://nobody@127.0.0.1:1/none", "--bus", "redis://127.0.0.1:1/0"], "cannot reach Redis at"),
     ],
 )
 def test_bad_arguments_are_clear_errors(tmp_path: Path, args: list[str], words: str) -> None:

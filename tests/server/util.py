@@ -88,8 +88,16 @@ def play_out(client: Any, table: str, tokens: dict[int, str], seed: int = 0, lim
 class LiveServer:
     """A real ``ziggurat serve`` process on a free port (killed, restarted, as a test likes)."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, bot_workers: int = 0, log: Path | None = None):
+    def __init__(
+        self,
+        db_url: str,
+        bot_delay: float = 0.0,
+        bot_workers: int = 0,
+        log: Path | None = None,
+        bus: str | None = None,
+    ):
         self.db_url = db_url
+        self.bus = bus
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.port = free_port()
@@ -125,6 +133,7 @@ class LiveServer:
             "--log-level",
             "warning",
             "--metrics",
+            *(["--bus", self.bus] if self.bus else []),
         ]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(

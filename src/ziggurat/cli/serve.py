@@ -64,6 +64,29 @@ def open_database(url: str) -> Engine:
     return engine
 
 
+def check_bus(bus: str, db_url: str) -> None:
+    """``--bus``: a Redis URL, a PostgreSQL database to share, the redis package, a server that answers."""
+    from ziggurat.server.notify import check_bus_url, redis_client
+
+    try:
+        check_bus_url(bus)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if not db_url.startswith(("postgresql", "postgres")):
+        raise fail("--bus is for processes sharing a PostgreSQL database: --db postgresql://user@host/name")
+    try:
+        client = redis_client(bus)
+    except RuntimeError as exc:
+        raise fail(str(exc)) from None
+    try:
+        client.ping()
+    except Exception as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise fail(f"cannot reach Redis at {bus.split('@')[-1]}: {reason}") from None
+    finally:
+        client.close()
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: every network)")] = "127.0.0.1",
@@ -88,6 +111,13 @@ def serve(
     metrics: Annotated[
         bool, typer.Option(help="serve GET /api/metrics (move latency, counters) and POST /api/metrics/reset")
     ] = False,
+    bus: Annotated[
+        str | None,
+        typer.Option(
+            help="redis://HOST:PORT/DB: carry the news between processes over Redis pub/sub"
+            " (default: PostgreSQL's LISTEN/NOTIFY)"
+        ),
+    ] = None,
     ws_compression: Annotated[
         bool, typer.Option(help="compress WebSocket frames (less data for phones, more work for the server)")
     ] = False,
@@ -109,6 +139,8 @@ def serve(
     url = database_url(db, data)
     if workers > 1 and not url.startswith(("postgresql", "postgres")):
         raise fail("--workers above 1 needs a database all processes share: --db postgresql://user@host/name")
+    if bus is not None:
+        check_bus(bus, url)
     check_port(host, port)
     if smtp is not None:
         try:
@@ -124,6 +156,7 @@ def serve(
         mail_from=mail_from,
         metrics=metrics,
         public_url=public_url or f"http://{shown_host}:{port}",
+        bus=bus,
     )
     open_database(url).dispose()  # reach the database (and bring its schema up to date) before listening
     shown = "localhost" if host in ("127.0.0.1", "::1") else host

@@ -54,7 +54,7 @@ from ziggurat.server.jobs import JobRunner
 from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
-from ziggurat.server.notify import Listener
+from ziggurat.server.notify import Listener, RedisListener, RedisPublisher
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.service import (
@@ -91,6 +91,7 @@ class Settings:
     smtp: str | None = None  # HOST:PORT of the SMTP server for "your turn" mails (None: no mail)
     mail_from: str = "ziggurat@localhost"
     public_url: str = "http://localhost:8000"  # how links in mails start
+    bus: str | None = None  # redis://... carries the news between processes (None: PostgreSQL's LISTEN/NOTIFY)
 
 
 class Server:
@@ -100,8 +101,9 @@ class Server:
         self.settings = settings
         self.engine = make_engine(settings.db_url)
         migrate(self.engine)
-        self.store = Store(self.engine)
-        self.writer = LogWriter(self.engine)
+        self.publisher = RedisPublisher(settings.bus) if settings.bus else None
+        self.store = Store(self.engine, self.publisher)
+        self.writer = LogWriter(self.engine, self.publisher)
         self.service = TableService(self.store, self.writer)
         self.hub = Hub(self.service)
         self.accounts = Accounts(self.engine, lambda: self.service.now())
@@ -155,6 +157,8 @@ class Server:
         """Stop the bots and the log writer, close the database."""
         await self.jobs.close()
         await asyncio.to_thread(self.writer.close)
+        if self.publisher is not None:
+            self.publisher.close()
         self.engine.dispose()
 
 
@@ -344,10 +348,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.set_threshold(50_000, 50, 100)
         app.state.server = server
         server.jobs.start()
-        listener = None
-        if server.engine.dialect.name == "postgresql":  # other processes may share the database
+        listener: Listener | RedisListener | None = None
+        if settings.bus:
+            listener = RedisListener(settings.bus, asyncio.get_running_loop(), server.service.on_notice)
+        elif server.engine.dialect.name == "postgresql":  # other processes may share the database
             dsn = server.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             listener = Listener(dsn, asyncio.get_running_loop(), server.service.on_notice)
+        if listener is not None:
             await asyncio.to_thread(listener.start)
         resume = asyncio.create_task(server.service.resume())
         sweep = asyncio.create_task(_sweep(server.service, settings.cache_idle))

@@ -23,7 +23,7 @@ from sqlalchemy import Engine, and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import jobs, moves, seats, tables
-from ziggurat.server.notify import notice_sql, notices_sql
+from ziggurat.server.notify import Publisher, notice_sql, notices_sql
 
 log = logging.getLogger("ziggurat.server")
 
@@ -89,10 +89,16 @@ class TableRecord:
 
 
 class Store:
-    """Blocking access to the database (tables, seats, the move log)."""
+    """Blocking access to the database (tables, seats, the move log).
 
-    def __init__(self, engine: Engine):
+    ``publisher`` carries notices to the other processes instead of the
+    database's own NOTIFY (Redis; see :mod:`ziggurat.server.notify`).
+    """
+
+    def __init__(self, engine: Engine, publisher: Publisher | None = None):
         self.engine = engine
+        self.publisher = publisher
+        self.notices_in_db = publisher is None and engine.dialect.name == "postgresql"
 
     # ------------------------------------------------------------------ tables
     def create_table(self, record: TableRecord) -> None:
@@ -283,10 +289,11 @@ class Store:
 
     def notify(self, payload: str) -> None:
         """Tell the other server processes that something changed (PostgreSQL only; see :mod:`notify`)."""
-        if self.engine.dialect.name != "postgresql":
-            return
-        with self.engine.begin() as conn:
-            conn.exec_driver_sql(notice_sql(self.engine.dialect.paramstyle), (payload,))
+        if self.publisher is not None:
+            self.publisher.publish([payload])
+        elif self.notices_in_db:
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql(notice_sql(self.engine.dialect.paramstyle), (payload,))
 
     def load_seats(self, table_id: str) -> list[SeatRecord]:
         """The seats of a table as stored now."""
@@ -306,8 +313,10 @@ class Store:
                 stmt,
                 [{"table_id": t, "key": k, "kind": kind, "seat": seat, "due_at": due} for t, k, kind, seat, due in new],
             )
-            if self.engine.dialect.name == "postgresql":
+            if self.notices_in_db:
                 conn.exec_driver_sql(notice_sql(self.engine.dialect.paramstyle), ("j",))
+        if self.publisher is not None:
+            self.publisher.publish(["j"])
 
     def claim_jobs(self, worker: str, at: dt.datetime, lease: dt.timedelta, limit: int = 20) -> list[Job]:
         """Claim up to ``limit`` jobs due at ``at`` for ``worker`` (each job goes to exactly one worker).
@@ -452,8 +461,9 @@ class LogWriter:
     BATCH = 512
     FIRSTS = 200  # first rows per INSERT (7 parameters each: far below SQLite's limit)
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, publisher: Publisher | None = None):
         self.engine = engine
+        self.publisher = publisher
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._values = "(" + ", ".join([mark] * 7) + ")"
         self._columns = "table_id, seq, seat, kind, action_id, client_msg_id, at"
@@ -461,7 +471,7 @@ class LogWriter:
         self.sql_rest = f"INSERT INTO moves ({self._columns}) VALUES {self._values}"
         self.at_value = moves.c.at.type.bind_processor(engine.dialect) or (lambda v: v)
         # PostgreSQL: tell the other processes which tables grew (sent when the transaction commits)
-        self.sql_notices = notices_sql() if engine.dialect.name == "postgresql" else None
+        self.sql_notices = notices_sql() if publisher is None and engine.dialect.name == "postgresql" else None
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._connection: Any = None
         self._thread = threading.Thread(target=self._run, name="ziggurat-log-writer", daemon=True)
@@ -528,7 +538,7 @@ class LogWriter:
                     cur.execute(self._firsts(len(chunk)), params)
                     taken.update((table_id, seq) for table_id, seq in cur.fetchall())
                 rest: list[tuple[Any, ...]] = []
-                notices = []
+                notices: list[str] = []
                 for item in batch:
                     written = (item.table_id, item.rows[0].seq) in taken
                     results.append((item.future, written))
@@ -555,6 +565,8 @@ class LogWriter:
             return
         for loop, done in _by_loop(batch, results).items():
             loop.call_soon_threadsafe(_resolve_all, done)
+        if self.publisher is not None:  # after the waiters: a round trip they need not wait for
+            self.publisher.publish(notices)
 
 
 def _firsts_sql(columns: str, values: str, n: int) -> str:
