@@ -54,7 +54,7 @@ from ziggurat.server.jobs import JobRunner
 from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
-from ziggurat.server.notify import Listener, RedisListener, RedisPublisher
+from ziggurat.server.notify import Listener, RedisPublisher
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.service import (
@@ -348,9 +348,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.set_threshold(50_000, 50, 100)
         app.state.server = server
         server.jobs.start()
-        listener: Listener | RedisListener | None = None
+        listener = None
         if settings.bus:
-            listener = RedisListener(settings.bus, asyncio.get_running_loop(), server.service.on_notice)
+            listener = Listener(settings.bus, asyncio.get_running_loop(), server.service.on_notice, redis=True)
         elif server.engine.dialect.name == "postgresql":  # other processes may share the database
             dsn = server.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             listener = Listener(dsn, asyncio.get_running_loop(), server.service.on_notice)

@@ -22,7 +22,6 @@ Two carriers (``ziggurat serve --bus``):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -52,18 +51,27 @@ class Publisher(Protocol):
 
 
 class Listener:
-    """PostgreSQL: a thread that LISTENs on the channel and hands each notice to ``on_notice`` in the event loop."""
+    """A thread that hears the notices and hands each to ``on_notice`` in the event loop.
 
-    def __init__(self, dsn: str, loop: asyncio.AbstractEventLoop, on_notice: Callable[[str], None]):
-        self.dsn = dsn
+    ``source`` is a PostgreSQL DSN (LISTEN) or, with ``redis=True``, a Redis URL
+    (SUBSCRIBE). Whenever it starts hearing, again after losing the connection,
+    it first hands over ``*``: anything may have been missed, every cached
+    table catches up.
+    """
+
+    def __init__(
+        self, source: str, loop: asyncio.AbstractEventLoop, on_notice: Callable[[str], None], redis: bool = False
+    ):
+        self.source = source
         self.loop = loop
         self.on_notice = on_notice
+        self._listen = self._subscribe if redis else self._listen_postgres
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ziggurat-listen", daemon=True)
 
     def start(self, timeout: float = 10.0) -> None:
-        """Start listening (returns once the LISTEN is in place)."""
+        """Start listening (returns once it hears, or after ``timeout`` if the carrier is not there yet)."""
         self._thread.start()
         self._ready.wait(timeout)
 
@@ -72,23 +80,48 @@ class Listener:
         self._stop.set()
         self._thread.join(timeout=5)
 
-    def _run(self) -> None:
-        import psycopg
+    def _hearing(self) -> None:
+        self._ready.set()
+        self.loop.call_soon_threadsafe(self.on_notice, "*")
 
+    def _heard(self, payload: str) -> None:
+        self.loop.call_soon_threadsafe(self.on_notice, payload)
+
+    def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
-                    self._ready.set()
-                    # after a reconnection anything may have been missed: say so, every table catches up
-                    self.loop.call_soon_threadsafe(self.on_notice, "*")
-                    while not self._stop.is_set():
-                        for notice in conn.notifies(timeout=0.5):
-                            self.loop.call_soon_threadsafe(self.on_notice, notice.payload)
-            except Exception:  # the database went away: try again shortly
+                self._listen()
+            except Exception:  # the carrier went away: try again shortly
                 log.exception("listening for table changes failed; retrying")
                 self._ready.set()
                 self._stop.wait(1.0)
+
+    def _listen_postgres(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.source, autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self._hearing()
+            while not self._stop.is_set():
+                for notice in conn.notifies(timeout=0.5):
+                    self._heard(notice.payload)
+
+    def _subscribe(self) -> None:
+        client = redis_client(self.source)
+        try:
+            pubsub = client.pubsub()
+            pubsub.subscribe(CHANNEL)
+            while not self._stop.is_set():
+                message = pubsub.get_message(timeout=0.5)
+                if message is None:
+                    continue
+                if message["type"] == "subscribe":  # confirmed: from now on nothing is missed
+                    self._hearing()
+                elif message["type"] == "message":
+                    data = message["data"]
+                    self._heard(data.decode() if isinstance(data, bytes) else str(data))
+        finally:
+            client.close()
 
 
 BUS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -131,52 +164,3 @@ class RedisPublisher:
     def close(self) -> None:
         """Drop the connections."""
         self.client.close()
-
-
-class RedisListener:
-    """Redis: a thread subscribed to the channel, handing each notice to ``on_notice`` in the event loop."""
-
-    def __init__(self, url: str, loop: asyncio.AbstractEventLoop, on_notice: Callable[[str], None]):
-        self.url = url
-        self.loop = loop
-        self.on_notice = on_notice
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="ziggurat-subscribe", daemon=True)
-
-    def start(self, timeout: float = 10.0) -> None:
-        """Start listening (returns once subscribed, or after ``timeout`` if Redis is not there yet)."""
-        self._thread.start()
-        self._ready.wait(timeout)
-
-    def stop(self) -> None:
-        """Stop listening."""
-        self._stop.set()
-        self._thread.join(timeout=5)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            client = None
-            try:
-                client = redis_client(self.url)
-                pubsub = client.pubsub()
-                pubsub.subscribe(CHANNEL)
-                while not self._stop.is_set():
-                    message = pubsub.get_message(timeout=0.5)
-                    if message is None:
-                        continue
-                    if message["type"] == "subscribe":  # from now on nothing is missed: catch up what was
-                        self._ready.set()
-                        self.loop.call_soon_threadsafe(self.on_notice, "*")
-                    elif message["type"] == "message":
-                        data = message["data"]
-                        text = data.decode() if isinstance(data, bytes) else str(data)
-                        self.loop.call_soon_threadsafe(self.on_notice, text)
-            except Exception:  # Redis went away: try again shortly
-                log.exception("listening to Redis failed; retrying")
-                self._ready.set()
-                self._stop.wait(1.0)
-            finally:
-                if client is not None:
-                    with contextlib.suppress(Exception):
-                        client.close()
