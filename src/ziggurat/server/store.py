@@ -288,7 +288,7 @@ class Store:
             return bool(conn.execute(query.values(**values)).rowcount)
 
     def notify(self, payload: str) -> None:
-        """Tell the other server processes that something changed (PostgreSQL only; see :mod:`notify`)."""
+        """Tell the other server processes that something changed (PostgreSQL or Redis; see :mod:`notify`)."""
         if self.publisher is not None:
             self.publisher.publish([payload])
         elif self.notices_in_db:
