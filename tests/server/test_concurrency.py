@@ -120,3 +120,36 @@ def test_two_processes_on_postgresql_never_fork_a_game(pg_url: str, live_server:
     assert state.view(0) == sa["view"]
     players_rows = [r for r in record.rows if r.seat != CHANCE]
     assert len(players_rows) == applied
+
+
+def test_one_account_takes_one_seat_of_a_rated_table_even_through_two_processes(
+    pg_url: str, live_server: type[LiveServer]
+) -> None:
+    """Both claims at once, each through its own process: the database lets exactly one through."""
+    a = live_server(pg_url)
+    b = live_server(pg_url)
+    csrf = {"X-Ziggurat": "1"}
+    with httpx.Client(timeout=30) as ana, httpx.Client(timeout=30) as bea:
+        for who, client in (("Ana", ana), ("Bea", bea)):
+            r = client.post(f"{a.url}/api/accounts", json={"name": who, "password": "correct horse"}, headers=csrf)
+            assert r.status_code == 201, r.text
+        for round_no in range(5):
+            body = {"game": "pyramix", "seats": ["me", "human", "human"], "rated": True}
+            created = ana.post(f"{a.url}/api/tables", json=body, headers=csrf).json()
+            invites = [i["token"] for i in created["invites"]]
+            answers: list[httpx.Response] = []
+
+            def claim(url: str, token: str, out: list[httpx.Response] = answers) -> None:
+                out.append(bea.post(f"{url}/api/seats/claim", json={"token": token}, headers=csrf))
+
+            threads = [threading.Thread(target=claim, args=pair) for pair in zip((a.url, b.url), invites, strict=True)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            codes = sorted(r.status_code for r in answers)
+            assert codes == [200, 403], (round_no, [r.text for r in answers])
+            refused = next(r for r in answers if r.status_code == 403)
+            assert "one seat each" in refused.json()["message"]
+            stored = httpx.get(f"{b.url}/api/tables/{created['id']}").json()
+            assert sum(1 for s in stored["seats"] if s.get("name") == "Bea") == 1, stored["seats"]

@@ -481,10 +481,16 @@ class TableService:
                 raise ServiceError("forbidden", "you sit at this rated table already: one seat each")
         clean = clean_name(name)
         at = self.now()
+        rated = table.record.rated
         stored = await asyncio.to_thread(
-            self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id, old_hash
+            self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id, old_hash, rated
         )
         if not stored:
+            if rated and any(
+                s.user_id == user_id and s.seat != seat
+                for s in await asyncio.to_thread(self.store.load_seats, table.id)
+            ):  # sat down through another server process a moment ago
+                raise ServiceError("forbidden", "you sit at this rated table already: one seat each")
             raise ServiceError("seat_taken", "somebody sat there a moment ago (or the invite was replaced)")
         table.seat_joined(
             seat, clean, SeatRecord(seat, "human", name=clean, token_hash=token_hash, claimed_at=at, user_id=user_id)

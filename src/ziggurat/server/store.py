@@ -275,15 +275,26 @@ class Store:
         at: dt.datetime | None = None,
         user_id: int | None = None,
         old_hash: str | None = None,
+        one_per_user: bool = False,
     ) -> bool:
         """Give ``seat`` a name (and a new secret); with ``only_open`` only if nobody sat there yet, with
-        ``old_hash`` only if its secret is still that one (an invite not replaced meanwhile)."""
+        ``old_hash`` only if its secret is still that one (an invite not replaced meanwhile), with
+        ``one_per_user`` only if ``user_id`` has no other seat at the table (a rated table).
+
+        The last holds across server processes: the table's row is locked first, so of two claims by
+        one account at once the second waits and then sees the first.
+        """
         with self.engine.begin() as conn:
             query = update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
             if only_open:
                 query = query.where(seats.c.claimed_at.is_(None))
             if old_hash is not None:
                 query = query.where(seats.c.token_hash == old_hash)
+            if one_per_user and user_id is not None:
+                if self.engine.dialect.name == "postgresql":  # SQLite: one writer at a time already
+                    conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+                other = select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.user_id == user_id)
+                query = query.where(~other.exists())
             values = {"name": name, "token_hash": token_hash, "claimed_at": at or now(), "user_id": user_id}
             return bool(conn.execute(query.values(**values)).rowcount)
 
