@@ -119,6 +119,56 @@ def _trail_find(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int, b
     return 0
 
 
+_TRAIL_TABLES: dict[tuple[tuple[int, int], ...], tuple[Any, Any, Any]] = {}
+
+
+def _trail_tables(
+    adj: tuple[tuple[tuple[int, int, int], ...], ...], seg_ends: tuple[tuple[int, int], ...]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Per n = 0..6: the trail bits of each first segment, of each segment crossed, and all of them.
+
+    A trail of n segments beginning with s is one of these masks clear of the drawn segments,
+    so "can s begin a trail" is one AND. Shared by the games on one sheet (a few thousand
+    trails: made in milliseconds).
+    """
+    key = tuple(seg_ends)
+    hit = _TRAIL_TABLES.get(key)
+    if hit is not None:
+        return hit
+    S = len(seg_ends)
+    trails: list[list[int]] = [[] for _ in range(DIE + 1)]
+    starts = [[0] * S for _ in range(DIE + 1)]
+
+    def walk(found: list[set[int]], point: int, mask: int, k: int) -> None:
+        found[k].add(mask)
+        if k == DIE:
+            return
+        for bit, other, _ in adj[point]:
+            if not mask & bit:
+                walk(found, other, mask | bit, k + 1)
+
+    for s in range(S):
+        found: list[set[int]] = [set() for _ in range(DIE + 1)]
+        for end in seg_ends[s]:
+            walk(found, end, 1 << s, 1)
+        for k in range(1, DIE + 1):
+            masks = sorted(found[k])
+            starts[k][s] = ((1 << len(masks)) - 1) << len(trails[k])
+            trails[k] += masks
+    kill = []
+    for k in range(DIE + 1):
+        per_seg = [0] * S
+        for i, mask in enumerate(trails[k]):
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                per_seg[low.bit_length() - 1] |= 1 << i
+        kill.append(tuple(per_seg))
+    out = (tuple(tuple(x) for x in starts), tuple(kill), tuple((1 << len(t)) - 1 for t in trails))
+    _TRAIL_TABLES[key] = out
+    return out
+
+
 class KukulkanGame(Game):
     """Kukulkán for 1 (practice) to 6 players on a sheet (the reconstruction by default)."""
 
@@ -195,8 +245,16 @@ class KukulkanGame(Game):
             for i in range((S + 7) // 8)
         )
         self._closed_cache: dict[int, int] = {}
-        # every player's first answers on an empty sheet (drawn mask 0), for n = 0 .. 6
-        self.alive0 = tuple((0, self.starts_mask(0, n, self.full_mask) if n else 0) for n in range(DIE + 1))
+        # Every trail of n <= 6 segments, as a mask, numbered by the segment it begins with:
+        # trail_starts[n][s] has the bits of the trails beginning with s, trail_kill[n][x] those
+        # of the trails through x. A player's trails not crossing a drawn segment are one integer,
+        # narrowed move by move (see _first_mask).
+        self.trail_starts, self.trail_kill, self.all_trails = _trail_tables(self.adj, sh.seg_ends)
+        # every player's first answers on an empty sheet (drawn mask 0), for n = 0 .. 6:
+        # (drawn mask, first_mask of it and n, the trails of n clear of it)
+        self.alive0 = tuple(
+            (0, self.starts_mask(0, n, self.full_mask) if n else 0, self.all_trails[n]) for n in range(DIE + 1)
+        )
         self.upper_mask = sum(1 << b for b in self.upper)
         self.support_mask = tuple(sum(1 << x for x in sh.supports[b]) for b in range(B))
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
@@ -406,8 +464,9 @@ class KukulkanState(State):
         self.claims = [0] * n
         self.bonus_pts = [0] * n
         self.last: tuple[Any, ...] | None = None
-        # alive[p * 7 + n]: (drawn mask, first_mask of it and n) last answered for p; a cache.
-        self.alive: list[tuple[int, int]] = list(game.alive0) * n
+        # alive[p * 7 + n]: (drawn mask, first_mask of it and n, trails of n clear of it) last
+        # answered for p; a cache.
+        self.alive: list[tuple[int, int, int]] = list(game.alive0) * n
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -575,48 +634,55 @@ class KukulkanState(State):
     def _first_mask(self, p: int, n: int) -> int:
         """``game.first_mask(drawn[p], n)``, updated from ``p``'s last answer for ``n``.
 
-        A player's drawn mask only grows, and a segment's trails of ``n`` stay within
-        ``ball[s][n - 1]``: only undrawn segments that were starts and lie within ``n - 1``
-        steps of a newly drawn segment need checking again.
+        A player's drawn mask only grows: the trails of ``n`` clear of it lose those through
+        the newly drawn segments, and a segment that began a trail last time still does if
+        one of its trails is left.
         """
         drawn = self.drawn[p]
         i = p * (DIE + 1) + n
-        d0, m0 = self.alive[i]
+        d0, m0, t0 = self.alive[i]
         if d0 == drawn:
             return m0
         g = self.game
-        if d0 & ~drawn:  # not an earlier sheet of this player's: answer from scratch
-            keep = g.first_mask(drawn, n)
-        else:
-            keep = m0 & ~drawn
-            if n > 1:
-                new = drawn ^ d0
-                near = 0
-                for j, table in enumerate(g.near_bytes[n - 1]):
-                    byte = new >> (j << 3) & 255
-                    if byte:
-                        near |= table[byte]
-                if keep & near:
-                    keep = keep & ~near | g.starts_mask(drawn, n, keep & near)
-        self.alive[i] = (drawn, keep)
+        if d0 & ~drawn:  # not an earlier sheet of this player's: start from the empty one
+            d0, m0, t0 = g.alive0[n]
+        new = drawn ^ d0
+        kill = g.trail_kill[n]
+        dead = 0
+        while new:
+            low = new & -new
+            new ^= low
+            dead |= kill[low.bit_length() - 1]
+        trails = t0 & ~dead
+        keep = m0 & ~drawn
+        if n > 1 and dead:
+            starts = g.trail_starts[n]
+            cand = keep
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                if not trails & starts[low.bit_length() - 1]:
+                    keep ^= low
+        self.alive[i] = (drawn, keep, trails)
         return keep
 
     def _can_draw(self, p: int, n: int) -> bool:
-        """``game.can_draw(drawn[p], n)``, trying only the segments that began a trail last time."""
+        """``game.can_draw(drawn[p], n)``: whether some trail of ``n`` is clear of ``p``'s drawn segments."""
         drawn = self.drawn[p]
-        d0, m0 = self.alive[p * (DIE + 1) + n]
+        d0, m0, t0 = self.alive[p * (DIE + 1) + n]
         if d0 == drawn:
             return bool(m0)
         if d0 & ~drawn:
             return self.game.can_draw(drawn, n)
-        cand = m0 & ~drawn
-        starts = self.game._starts_trail
-        while cand:
-            low = cand & -cand
-            cand ^= low
-            if starts(low.bit_length() - 1, drawn, n):
-                return True
-        return False
+        new = drawn ^ d0
+        kill = self.game.trail_kill[n]
+        while new:
+            low = new & -new
+            new ^= low
+            t0 &= ~kill[low.bit_length() - 1]
+            if not t0:
+                return False
+        return bool(t0)
 
     def _continuations(self, p: int) -> list[int]:
         """Segments that continue ``p``'s trail and leave it completable to exactly n."""
