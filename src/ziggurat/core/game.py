@@ -46,6 +46,9 @@ CHANCE = -1
 SIMULTANEOUS = -2
 TERMINAL = -4
 
+# ``State._mover`` of legal actions cached for a player at a simultaneous node: _SIM_MOVER - player
+_SIM_MOVER = -8
+
 STATE_FORMAT = "ziggurat-state"
 STATE_VERSION = 1
 
@@ -166,6 +169,7 @@ class State(ABC):
         self.game = game
         self.history: list[tuple[int, int]] = []
         # the legal actions of the player to move, ``_mover``, while the position does not change
+        # (at a simultaneous node: of the player last asked, ``_SIM_MOVER - _mover``)
         self._legal: list[int] | None = None
         self._mover = -1
 
@@ -287,7 +291,7 @@ class State(ABC):
         if cur >= 0:
             if player is None or player == cur:
                 legal = self._legal
-                if legal is None:
+                if legal is None or self._mover != cur:
                     legal = self._legal = self._legal_actions(cur)
                     self._mover = cur
                 return legal
@@ -295,7 +299,9 @@ class State(ABC):
         if cur == SIMULTANEOUS:
             if player is None or player not in self.players_to_move():
                 return []
-            return self._legal_actions(player)
+            legal = self._legal = self._legal_actions(player)
+            self._mover = _SIM_MOVER - player
+            return legal
         if cur == CHANCE and player in (None, CHANCE):
             return [a for a, _ in self._chance_outcomes()]
         return []
@@ -350,10 +356,17 @@ class State(ABC):
         if player is not None and type(player) is not int:
             player = self._as_player(player)
         legal = self._legal
-        if legal is not None and (player is None or player == self._mover):
+        actor = -1
+        if legal is not None:
             # the common case, kept short: the legal actions of the player to move are known
-            actor = self._mover
-            if action not in legal:
+            mover = self._mover
+            if mover >= 0:
+                if player is None or player == mover:
+                    actor = mover
+            elif player is not None and player == _SIM_MOVER - mover:
+                actor = player
+        if actor >= 0:
+            if action not in legal:  # type: ignore[operator]
                 self._reject(action, actor)
         elif (cur := self.current_player()) >= 0 and (player is None or player == cur):
             legal = self._legal_actions(cur)
