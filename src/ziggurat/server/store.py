@@ -88,6 +88,11 @@ class TableRecord:
     seed_chosen: bool = False  # the creator chose the seed (so may know every hidden card)
 
 
+def notices_in_db(engine: Engine, publisher: Publisher | None) -> bool:
+    """Whether notices go out from the database itself (PostgreSQL's NOTIFY, in the change's transaction)."""
+    return publisher is None and engine.dialect.name == "postgresql"
+
+
 class Store:
     """Blocking access to the database (tables, seats, the move log).
 
@@ -98,7 +103,7 @@ class Store:
     def __init__(self, engine: Engine, publisher: Publisher | None = None):
         self.engine = engine
         self.publisher = publisher
-        self.notices_in_db = publisher is None and engine.dialect.name == "postgresql"
+        self.notices_in_db = notices_in_db(engine, publisher)
 
     # ------------------------------------------------------------------ tables
     def create_table(self, record: TableRecord) -> None:
@@ -482,7 +487,7 @@ class LogWriter:
         self.sql_rest = f"INSERT INTO moves ({self._columns}) VALUES {self._values}"
         self.at_value = moves.c.at.type.bind_processor(engine.dialect) or (lambda v: v)
         # PostgreSQL: tell the other processes which tables grew (sent when the transaction commits)
-        self.sql_notices = notices_sql() if publisher is None and engine.dialect.name == "postgresql" else None
+        self.sql_notices = notices_sql() if notices_in_db(engine, publisher) else None
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._connection: Any = None
         self._thread = threading.Thread(target=self._run, name="ziggurat-log-writer", daemon=True)
