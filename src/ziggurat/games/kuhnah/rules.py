@@ -189,6 +189,7 @@ class KuhNahState(State):
         "cells",
         "deck",
         "jade",
+        "open_pairs",
         "phase",
         "quarry",
         "quarry_jade",
@@ -217,6 +218,9 @@ class KuhNahState(State):
         self.base_right = [-1] * n  # base covers columns base_left..base_right
         self.wild_used = [False] * n
         self.wild_halves: set[int] = set()  # card * 2 + half
+        # derived from ``cells`` (kept in step by _apply, rebuilt by _load): the keys of the left cards
+        # of the side-by-side pairs with nothing on them yet, i.e. the upper slots a card could go in
+        self.open_pairs: list[list[int]] = [[] for _ in range(n)]
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
@@ -258,10 +262,10 @@ class KuhNahState(State):
     def _placements(self, player: int, card: int) -> list[int]:
         """Legal slots for ``card`` in ``player``'s pyramid, then wild choices."""
         cells = self.cells[player]
+        g = self.game
         if not cells:
             actions = [BASE_LEFT]
         else:
-            g = self.game
             actions = [BASE_LEFT, BASE_RIGHT]
             left_ok = g.left_ok[card]
             right_ok = g.right_ok[card]
@@ -269,10 +273,9 @@ class KuhNahState(State):
             offset = g.row_offset
             shift = ORIGIN + self.base_left[player]
             upper = []
-            for key, a in cells.items():
-                b = cells.get(key + 1)
-                if b is None or key + ROW in cells:
-                    continue
+            for key in self.open_pairs[player]:
+                a = cells[key]
+                b = cells[key + 1]
                 # each support: heavier or matching by its symbols (the tables), or made wild by jade
                 if not left_ok >> a & 1 and not (halves and self._wild_match(card, LEFT, a)):
                     continue
@@ -282,8 +285,8 @@ class KuhNahState(State):
             if upper:
                 upper.sort()
                 actions.extend(upper)
-        if self.game.jade_wild and not self.wild_used[player] and self.jade[player] > 0:
-            base = self.game.wild_base
+        if g.jade_wild and not self.wild_used[player] and self.jade[player] > 0:
+            base = g.wild_base
             wild_cards = sorted([card, *cells.values()])
             for c in wild_cards:
                 if (c * 2) not in self.wild_halves:
@@ -323,21 +326,22 @@ class KuhNahState(State):
                     self.base_left[player] -= 1
                 else:
                     self.base_right[player] = 0
-                cells[ORIGIN + self.base_left[player]] = card
+                key = ORIGIN + self.base_left[player]
             elif action == BASE_RIGHT:
                 self.base_right[player] += 1
-                cells[ORIGIN + self.base_right[player]] = card
+                key = ORIGIN + self.base_right[player]
             else:
                 row, col = g.slot_of[action]
-                cells[row * ROW + ORIGIN + col + self.base_left[player]] = card
+                key = row * ROW + ORIGIN + col + self.base_left[player]
+                self.open_pairs[player].remove(key - ROW)
+            cells[key] = card
+            # the new card makes a pair with a neighbour (nothing can lie on a card just placed)
+            if key - 1 in cells:
+                self.open_pairs[player].append(key - 1)
+            if key + 1 in cells:
+                self.open_pairs[player].append(key)
             self.to_move = (player + 1) % g.num_players
             self.phase = REFILL if self.deck else OVER
-        elif phase == SETUP_REMOVE:
-            self.deck.remove(action)
-            self.removed.append(action)
-            if len(self.removed) == self.game.removed_count:
-                self.removed.sort()
-                self.phase = SETUP_REVEAL
         elif phase == SETUP_REVEAL or phase == REFILL:
             self.deck.remove(action)
             quarry = self.quarry
@@ -356,6 +360,18 @@ class KuhNahState(State):
         elif phase == SETUP_START:
             self.to_move = action
             self.phase = TURN
+        elif phase == SETUP_REMOVE:
+            self.deck.remove(action)
+            self.removed.append(action)
+            if len(self.removed) == self.game.removed_count:
+                self.removed.sort()
+                self.phase = SETUP_REVEAL
+
+    def find_open_pairs(self) -> None:
+        """Work out ``open_pairs`` from ``cells`` again (after the pyramids were set rather than played)."""
+        self.open_pairs = [
+            [key for key in cells if key + 1 in cells and key + ROW not in cells] for cells in self.cells
+        ]
 
     def _wild_match(self, card: int, half: int, support: int) -> bool:
         """True if a jade-wild half makes ``support`` carry ``half`` of ``card`` (the other half of the support)."""
@@ -517,6 +533,7 @@ class KuhNahState(State):
         new.taken = self.taken
         new.jade = self.jade.copy()
         new.cells = [c.copy() for c in self.cells]
+        new.open_pairs = [o.copy() for o in self.open_pairs]
         new.base_left = self.base_left.copy()
         new.base_right = self.base_right.copy()
         new.wild_used = self.wild_used.copy()
@@ -581,6 +598,7 @@ class KuhNahState(State):
         self.taken = int(data["taken"])
         self.jade = [int(j) for j in data["jade"]]
         self.cells = [{int(k): int(c) for k, c in cells} for cells in data["pyramids"]]
+        self.find_open_pairs()
         self.base_left = [int(x) for x in data["base_left"]]
         self.base_right = [int(x) for x in data["base_right"]]
         self.wild_used = [bool(x) for x in data["wild_used"]]
