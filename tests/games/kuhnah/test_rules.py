@@ -265,6 +265,23 @@ def test_placed_cards_never_move_and_slots_fill_once() -> None:
         state.apply_text("row 2 pos 1")
 
 
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_open_pairs_kept_in_step_are_exactly_the_free_slots_over_two_cards(players: int) -> None:
+    """Placements read the open pairs kept move by move: they must be the pairs a full search finds."""
+    game = game_with(players, **{"jade-wild": True})
+    rng = random.Random(players)
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for p, cells in enumerate(state.cells):
+                found = sorted(k for k in cells if k + 1 in cells and k + ROW not in cells)
+                assert sorted(state.open_pairs[p]) == found
+            legal = state.chance_outcomes() if state.is_chance_node() else state.legal_actions()
+            pick = legal[rng.randrange(len(legal))]
+            state.apply_action(pick[0] if isinstance(pick, tuple) else pick)
+        assert state.clone().open_pairs == state.open_pairs
+
+
 # ---------------------------------------------------------------------- end
 
 
