@@ -188,8 +188,10 @@ class Match:
         """
         seats = self.seat_bots(bots)
         # a bot that needs neither a determinisation nor a fresh stream decides on the live state
-        # as it is: asked directly, without going through decide (the same choice, a little sooner)
-        plain = [not (b.needs_determinisation or b.fresh_stream_per_decision) for b in seats]
+        # as it is: asked directly, without going through decide (the same choice, a little sooner),
+        # unless a subclass changed what bots are shown
+        direct = type(self).decide is Match.decide and type(self).shown_to is Match.shown_to
+        plain = [direct and not (b.needs_determinisation or b.fresh_stream_per_decision) for b in seats]
         state = self.state
         steps = 0
         while True:
