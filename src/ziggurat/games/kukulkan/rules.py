@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, check_sequence
@@ -119,25 +119,38 @@ def _trail_find(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int, b
     return 0
 
 
-_TRAIL_TABLES: dict[tuple[tuple[int, int], ...], tuple[Any, Any, Any]] = {}
+class TrailTables(NamedTuple):
+    """Every trail of 1 to 6 segments on a sheet, each one bit of one integer (see :func:`trail_tables`)."""
+
+    kill: tuple[int, ...]  # per segment: the bits of the trails through it
+    every: int  # all the trail bits
+    size: int  # bytes of the integer
+    gap_slices: tuple[slice, ...]  # per n = 6 .. 1: the bytes holding the gaps, last segment first
 
 
-def _trail_tables(
+_TRAIL_TABLES: dict[tuple[tuple[int, int], ...], TrailTables] = {}
+# a byte whose top bit (a gap) is set reads "1", any other "0"
+_GAP_DIGITS = bytes(b"1"[0] if byte & 0x80 else b"0"[0] for byte in range(256))
+
+
+def trail_tables(
     adj: tuple[tuple[tuple[int, int, int], ...], ...], seg_ends: tuple[tuple[int, int], ...]
-) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Per n = 0..6: the trail bits of each first segment, of each segment crossed, and all of them.
+) -> TrailTables:
+    """Every trail of n = 1..6 segments (as a set of segments), one bit each of one integer.
 
-    A trail of n segments beginning with s is one of these masks clear of the drawn segments,
-    so "can s begin a trail" is one AND. Shared by the games on one sheet (a few thousand
-    trails: made in milliseconds).
+    The trails of n beginning with segment s take a run of bits topped by one unused bit,
+    the gap, which is the top bit of a byte; each (n, s) has the same number of bytes. Adding
+    ``every`` to a set of trail bits carries into the gap of (n, s) exactly when one of its
+    trails is in the set, so one addition says which segments begin a trail of every
+    length, and the gap bytes, read as binary digits, give it as segment masks. A
+    player's trails clear of the drawn segments lose ``kill[x]`` when x is drawn. Shared by
+    the games on one sheet (about 6,000 trails: made in milliseconds).
     """
     key = tuple(seg_ends)
     hit = _TRAIL_TABLES.get(key)
     if hit is not None:
         return hit
     S = len(seg_ends)
-    trails: list[list[int]] = [[] for _ in range(DIE + 1)]
-    starts = [[0] * S for _ in range(DIE + 1)]
 
     def walk(found: list[set[int]], point: int, mask: int, k: int) -> None:
         found[k].add(mask)
@@ -147,24 +160,32 @@ def _trail_tables(
             if not mask & bit:
                 walk(found, other, mask | bit, k + 1)
 
+    found_by_seg = []
     for s in range(S):
         found: list[set[int]] = [set() for _ in range(DIE + 1)]
         for end in seg_ends[s]:
             walk(found, end, 1 << s, 1)
-        for k in range(1, DIE + 1):
-            masks = sorted(found[k])
-            starts[k][s] = ((1 << len(masks)) - 1) << len(trails[k])
-            trails[k] += masks
-    kill = []
-    for k in range(DIE + 1):
-        per_seg = [0] * S
-        for i, mask in enumerate(trails[k]):
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                per_seg[low.bit_length() - 1] |= 1 << i
-        kill.append(tuple(per_seg))
-    out = (tuple(tuple(x) for x in starts), tuple(kill), tuple((1 << len(t)) - 1 for t in trails))
+        found_by_seg.append(found)
+    kill = [0] * S
+    every = 0
+    slices = []
+    base = 0  # first byte of the groups of n
+    for k in range(1, DIE + 1):
+        width = max(len(found_by_seg[s][k]) for s in range(S)) // 8 + 1  # bytes per group, room for the gap
+        for s in range(S):
+            masks = sorted(found_by_seg[s][k])
+            top = (base + (s + 1) * width) * 8 - 1  # the gap
+            for i, mask in enumerate(masks):
+                bit = 1 << (top - len(masks) + i)
+                every |= bit
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    kill[low.bit_length() - 1] |= bit
+        last = base + S * width - 1
+        slices.append(slice(last, base - 1 if base else None, -width))
+        base += S * width
+    out = TrailTables(tuple(kill), every, base, tuple(reversed(slices)))
     _TRAIL_TABLES[key] = out
     return out
 
@@ -245,16 +266,12 @@ class KukulkanGame(Game):
             for i in range((S + 7) // 8)
         )
         self._closed_cache: dict[int, int] = {}
-        # Every trail of n <= 6 segments, as a mask, numbered by the segment it begins with:
-        # trail_starts[n][s] has the bits of the trails beginning with s, trail_kill[n][x] those
-        # of the trails through x. A player's trails not crossing a drawn segment are one integer,
-        # narrowed move by move (see _first_mask).
-        self.trail_starts, self.trail_kill, self.all_trails = _trail_tables(self.adj, sh.seg_ends)
-        # every player's first answers on an empty sheet (drawn mask 0), for n = 0 .. 6:
-        # (drawn mask, first_mask of it and n, the trails of n clear of it)
-        self.alive0 = tuple(
-            (0, self.starts_mask(0, n, self.full_mask) if n else 0, self.all_trails[n]) for n in range(DIE + 1)
-        )
+        # Every trail of n <= 6 segments is a bit of one integer (see trail_tables): a player's
+        # trails not crossing a drawn segment are narrowed move by move (see _firsts).
+        self.trails = trail_tables(self.adj, sh.seg_ends)
+        # every player's start, an empty sheet: (drawn mask, trails clear of it, segments beginning
+        # one of length n at bit (n - 1) * S + s)
+        self.alive0 = (0, self.trails.every, self.first_masks(self.trails.every))
         self.upper_mask = sum(1 << b for b in self.upper)
         self.support_mask = tuple(sum(1 << x for x in sh.supports[b]) for b in range(B))
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
@@ -265,6 +282,12 @@ class KukulkanGame(Game):
         # value or a printed one, doubled once by same-value stacking on a sum of two).
         top_value = 2 * max(DIE, *self.printed)
         self._score_bounds = (0.0, float(B + 3 + 3 * top_value))
+
+    def first_masks(self, trails: int) -> int:
+        """The segments beginning one of ``trails`` (trail bits), n = 1..6 at bits (n - 1) * S + s."""
+        t = self.trails
+        data = (trails + t.every).to_bytes(t.size, "little")
+        return int(b"".join([data[part] for part in t.gap_slices]).translate(_GAP_DIGITS), 2)
 
     def _witnesses(self, s: int) -> tuple[list[int], ...]:
         """For n = 0..6: up to WITNESSES masks of n-segment trails beginning with ``s`` (spread out)."""
@@ -464,9 +487,9 @@ class KukulkanState(State):
         self.claims = [0] * n
         self.bonus_pts = [0] * n
         self.last: tuple[Any, ...] | None = None
-        # alive[p * 7 + n]: (drawn mask, first_mask of it and n, trails of n clear of it) last
-        # answered for p; a cache.
-        self.alive: list[tuple[int, int, int]] = list(game.alive0) * n
+        # alive[p]: (drawn mask, the trails clear of it, the segments beginning one, by length)
+        # last answered for p; a cache.
+        self.alive: list[tuple[int, int, int]] = [game.alive0] * n
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -591,7 +614,10 @@ class KukulkanState(State):
         write0 = g.write0
         if help_ == H_SAME:
             return [write0 + b for b, t in writable if t == n]
-        first = self._first_mask(p, n)
+        firsts = self._firsts(p)
+        S = g.S
+        full = g.full_mask
+        first = firsts >> (n - 1) * S & full
         acts = g.bits(first) if first else []
         for b, t in writable:
             if t > n:
@@ -623,66 +649,42 @@ class KukulkanState(State):
                 mark_vals |= 1 << v
             if perm or not used & U_PLUS:
                 for m in plus_minus(n):
-                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or self._can_draw(p, m):
+                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or firsts >> (m - 1) * S & full:
                         acts.append(g.plus0 + m - 1)
             if six:
                 for m in range(1, DIE):
-                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or self._can_draw(p, m):
+                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or firsts >> (m - 1) * S & full:
                         acts.append(g.super0 + m - 1)
         return acts
 
     def _first_mask(self, p: int, n: int) -> int:
-        """``game.first_mask(drawn[p], n)``, updated from ``p``'s last answer for ``n``.
+        """``game.first_mask(drawn[p], n)``: the segments that begin a trail of ``n`` clear of ``p``'s sheet."""
+        return self._firsts(p) >> (n - 1) * self.game.S & self.game.full_mask
 
-        A player's drawn mask only grows: the trails of ``n`` clear of it lose those through
-        the newly drawn segments, and a segment that began a trail last time still does if
-        one of its trails is left.
+    def _firsts(self, p: int) -> int:
+        """The segments beginning a trail of n clear of ``p``'s drawn ones, n = 1..6 at bits (n - 1) * S + s.
+
+        A player's drawn mask only grows: the trails clear of it lose those through the newly
+        drawn segments, from ``p``'s last answer.
         """
         drawn = self.drawn[p]
-        i = p * (DIE + 1) + n
-        d0, m0, t0 = self.alive[i]
+        d0, t0, f0 = self.alive[p]
         if d0 == drawn:
-            return m0
+            return f0
         g = self.game
         if d0 & ~drawn:  # not an earlier sheet of this player's: start from the empty one
-            d0, m0, t0 = g.alive0[n]
+            d0, t0, f0 = g.alive0
         new = drawn ^ d0
-        kill = g.trail_kill[n]
+        kill = g.trails.kill
         dead = 0
         while new:
             low = new & -new
             new ^= low
             dead |= kill[low.bit_length() - 1]
         trails = t0 & ~dead
-        keep = m0 & ~drawn
-        if n > 1 and dead:
-            starts = g.trail_starts[n]
-            cand = keep
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                if not trails & starts[low.bit_length() - 1]:
-                    keep ^= low
-        self.alive[i] = (drawn, keep, trails)
-        return keep
-
-    def _can_draw(self, p: int, n: int) -> bool:
-        """``game.can_draw(drawn[p], n)``: whether some trail of ``n`` is clear of ``p``'s drawn segments."""
-        drawn = self.drawn[p]
-        d0, m0, t0 = self.alive[p * (DIE + 1) + n]
-        if d0 == drawn:
-            return bool(m0)
-        if d0 & ~drawn:
-            return self.game.can_draw(drawn, n)
-        new = drawn ^ d0
-        kill = self.game.trail_kill[n]
-        while new:
-            low = new & -new
-            new ^= low
-            t0 &= ~kill[low.bit_length() - 1]
-            if not t0:
-                return False
-        return bool(t0)
+        firsts = g.first_masks(trails)
+        self.alive[p] = (drawn, trails, firsts)
+        return firsts
 
     def _continuations(self, p: int) -> list[int]:
         """Segments that continue ``p``'s trail and leave it completable to exactly n."""
@@ -1151,7 +1153,7 @@ class KukulkanState(State):
             (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail, self.p_mask,
              self.p_end, self.p_done, self.to_move) = keep  # fmt: skip
         self.lcache = [None] * n
-        self.alive = list(g.alive0) * n
+        self.alive = [g.alive0] * n
 
     def _load_pending(self, p: int, pd: Mapping[str, Any], check: bool = True) -> None:
         g = self.game
