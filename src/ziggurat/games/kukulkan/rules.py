@@ -67,6 +67,7 @@ AXIS_POINTS = 3
 END_BONUSES, END_ALL_PASSED = 1, 2
 _END_NAMES = {0: None, END_BONUSES: "the three normal bonuses were claimed", END_ALL_PASSED: "every player had to pass"}
 
+_NO_OPTIONS = (-1, -1, -1, -1, (), (), 0, 0)  # matches no sheet
 _ROLLS = tuple((k, 1.0 / DIE) for k in range(DIE))
 WITNESSES = 8  # precomputed six-segment trails tried before a search
 FIRST_CACHE = 50_000  # from-scratch "which segments begin a trail" answers kept per game
@@ -81,6 +82,9 @@ def plus_minus(n: int) -> tuple[int, int]:
     lo = n - 1 if n > 1 else DIE
     hi = n + 1 if n < DIE else 1
     return (lo, hi) if lo < hi else (hi, lo)
+
+
+_PLUS_MINUS = ((), *(plus_minus(n) for n in range(1, DIE + 1)))  # by n
 
 
 SPEC = GameSpec(
@@ -265,6 +269,8 @@ class KukulkanGame(Game):
             tuple(tuple(8 * i + j for j in range(8) if byte >> j & 1) for byte in range(256))
             for i in range((S + 7) // 8)
         )
+        empty = (((),) * 256,)
+        self._byte_bits8 = (self._byte_bits + empty * 8)[:8]
         self._closed_cache: dict[int, int] = {}
         # Every trail of n <= 6 segments is a bit of one integer (see trail_tables): a player's
         # trails not crossing a drawn segment are narrowed move by move (see _firsts).
@@ -407,6 +413,11 @@ class KukulkanGame(Game):
 
     def bits(self, mask: int) -> list[int]:
         """The set bits of a segment mask, ascending."""
+        if self.S <= 64:
+            # one table look-up per byte, unrolled: most first masks have a bit in every byte
+            t0, t1, t2, t3, t4, t5, t6, t7 = self._byte_bits8
+            b = mask.to_bytes(8, "little")
+            return [*t0[b[0]], *t1[b[1]], *t2[b[2]], *t3[b[3]], *t4[b[4]], *t5[b[5]], *t6[b[6]], *t7[b[7]]]
         out: list[int] = []
         for i, table in enumerate(self._byte_bits):
             byte = mask >> (i << 3) & 255
@@ -456,6 +467,7 @@ class KukulkanState(State):
         "lcache",
         "marked",
         "numbered",
+        "options",
         "p_done",
         "p_end",
         "p_help",
@@ -490,6 +502,10 @@ class KukulkanState(State):
         # alive[p]: (drawn mask, the trails clear of it, the segments beginning one, by length)
         # last answered for p; a cache.
         self.alive: list[tuple[int, int, int]] = [game.alive0] * n
+        # options[p]: (drawn, numbered, marked, closed blocks, writable (block, threshold),
+        # markable (block, value), bit t for each threshold t, bit m for each value m that a
+        # write or a mark would take) of p's sheet when last asked; a cache (see _sheet_options).
+        self.options: list[tuple[Any, ...]] = [_NO_OPTIONS] * n
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -601,16 +617,18 @@ class KukulkanState(State):
         return cached
 
     def _compute_legal(self, p: int) -> list[int]:
-        g = self.game
         kind = self.p_kind[p]
         if kind == K_DRAW:
             return self._continuations(p)
         if kind != K_NONE or self.p_done[p]:
             return []
+        g = self.game
         help_ = self.p_help[p]
         n = self.p_val[p]
-        closed = g.closed(self.drawn[p])
-        writable = self._writable(p, closed)
+        o = self.options[p]
+        if o[0] != self.drawn[p] or o[1] != self.numbered[p] or o[2] != self.marked[p]:
+            o = self._sheet_options(p)
+        writable = o[4]
         write0 = g.write0
         if help_ == H_SAME:
             return [write0 + b for b, t in writable if t == n]
@@ -622,9 +640,8 @@ class KukulkanState(State):
         for b, t in writable:
             if t > n:
                 acts.append(write0 + b)
-        markable = self._markable(p, closed)
         mark0 = g.mark0
-        for b, v in markable:
+        for b, v in o[5]:
             if v == n:
                 acts.append(mark0 + b)
         if help_ != H_NONE:
@@ -632,30 +649,48 @@ class KukulkanState(State):
         if not acts:
             acts.append(g.pass_id)
         used = self.helps[p]
-        if not used & U_SAME:
-            for _, t in writable:
-                if t == n:
-                    acts.append(g.same_id)
-                    break
+        if not used & U_SAME and o[6] >> n & 1:
+            acts.append(g.same_id)
         perm = self.claims[p] & BASE
         six = self.die == DIE and not used & U_SUPER
         if perm or not used & U_PLUS or six:
-            max_t = 0
-            for _, t in writable:
-                if t > max_t:
-                    max_t = t
-            mark_vals = 0
-            for _, v in markable:
-                mark_vals |= 1 << v
+            # a help is offered only for a value that opens a write, a mark or a draw
+            usable = o[7]
             if perm or not used & U_PLUS:
-                for m in plus_minus(n):
-                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or firsts >> (m - 1) * S & full:
+                for m in _PLUS_MINUS[n]:
+                    if usable >> m & 1 or firsts >> (m - 1) * S & full:
                         acts.append(g.plus0 + m - 1)
             if six:
                 for m in range(1, DIE):
-                    if max_t > m or mark_vals >> m & 1 or (first and m < n) or firsts >> (m - 1) * S & full:
+                    if usable >> m & 1 or firsts >> (m - 1) * S & full:
                         acts.append(g.super0 + m - 1)
         return acts
+
+    def _sheet_options(self, p: int) -> tuple[Any, ...]:
+        """What ``p``'s sheet allows whatever the value (see ``options``), made again only when it changed.
+
+        A draw that closes no outline changes nothing here (the drawn mask is only the key).
+        """
+        g = self.game
+        drawn = self.drawn[p]
+        numbered = self.numbered[p]
+        marked = self.marked[p]
+        closed = g.closed(drawn)
+        o = self.options[p]
+        if o[1] == numbered and o[2] == marked and o[3] == closed:
+            o = self.options[p] = (drawn, *o[1:])
+            return o
+        writable = self._writable(p, closed)
+        markable = self._markable(p, closed)
+        same = 0
+        usable = 0
+        for _, t in writable:
+            same |= 1 << t
+            usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
+        for _, v in markable:
+            usable |= 1 << v
+        o = self.options[p] = (drawn, numbered, marked, closed, tuple(writable), tuple(markable), same, usable)
+        return o
 
     def _first_mask(self, p: int, n: int) -> int:
         """``game.first_mask(drawn[p], n)``: the segments that begin a trail of ``n`` clear of ``p``'s sheet."""
@@ -1015,6 +1050,7 @@ class KukulkanState(State):
         new.to_move = self.to_move
         new.lcache = self.lcache.copy()
         new.alive = self.alive.copy()
+        new.options = self.options.copy()
         new.last = self.last
         return new
 
@@ -1154,6 +1190,7 @@ class KukulkanState(State):
              self.p_end, self.p_done, self.to_move) = keep  # fmt: skip
         self.lcache = [None] * n
         self.alive = [g.alive0] * n
+        self.options = [_NO_OPTIONS] * n
 
     def _load_pending(self, p: int, pd: Mapping[str, Any], check: bool = True) -> None:
         g = self.game
