@@ -126,10 +126,11 @@ def _trail_find(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int, b
 class TrailTables(NamedTuple):
     """Every trail of 1 to 6 segments on a sheet, each one bit of one integer (see :func:`trail_tables`)."""
 
-    kill: tuple[int, ...]  # per segment: the bits of the trails through it
+    clear: tuple[int, ...]  # per segment: the bits of the trails not through it
     every: int  # all the trail bits
-    size: int  # bytes of the integer
-    gap_slices: tuple[slice, ...]  # per n = 6 .. 1: the bytes holding the gaps, last segment first
+    of_length: tuple[int, ...]  # per n = 0..6: the bits of the trails of n segments
+    size: tuple[int, ...]  # per n: the bytes up to the end of the trails of n
+    gaps: tuple[slice, ...]  # per n: the bytes holding their gaps, last segment first
 
 
 _TRAIL_TABLES: dict[tuple[tuple[int, int], ...], TrailTables] = {}
@@ -143,12 +144,12 @@ def trail_tables(
     """Every trail of n = 1..6 segments (as a set of segments), one bit each of one integer.
 
     The trails of n beginning with segment s take a run of bits topped by one unused bit,
-    the gap, which is the top bit of a byte; each (n, s) has the same number of bytes. Adding
-    ``every`` to a set of trail bits carries into the gap of (n, s) exactly when one of its
-    trails is in the set, so one addition says which segments begin a trail of every
-    length, and the gap bytes, read as binary digits, give it as segment masks. A
-    player's trails clear of the drawn segments lose ``kill[x]`` when x is drawn. Shared by
-    the games on one sheet (about 6,000 trails: made in milliseconds).
+    the gap, which is the top bit of a byte; every s has the same number of bytes for one n.
+    Adding the trails of n to a set of them carries into the gap of (n, s) exactly when one
+    of its trails is in the set, so one addition says which segments begin a trail of n, and
+    the gap bytes, read as binary digits, give it as a segment mask. A player's trails clear
+    of the drawn segments keep ``clear[x]`` when x is drawn (one AND). Shared by the games on
+    one sheet (about 6,000 trails: made in milliseconds).
     """
     key = tuple(seg_ends)
     hit = _TRAIL_TABLES.get(key)
@@ -172,9 +173,12 @@ def trail_tables(
         found_by_seg.append(found)
     kill = [0] * S
     every = 0
-    slices = []
+    of_length = [0]
+    sizes = [0]
+    slices = [slice(0)]
     base = 0  # first byte of the groups of n
     for k in range(1, DIE + 1):
+        before = every
         width = max(len(found_by_seg[s][k]) for s in range(S)) // 8 + 1  # bytes per group, room for the gap
         for s in range(S):
             masks = sorted(found_by_seg[s][k])
@@ -188,8 +192,10 @@ def trail_tables(
                     kill[low.bit_length() - 1] |= bit
         last = base + S * width - 1
         slices.append(slice(last, base - 1 if base else None, -width))
+        of_length.append(every ^ before)
         base += S * width
-    out = TrailTables(tuple(kill), every, base, tuple(reversed(slices)))
+        sizes.append(base)
+    out = TrailTables(tuple(every & ~x for x in kill), every, tuple(of_length), tuple(sizes), tuple(slices))
     _TRAIL_TABLES[key] = out
     return out
 
@@ -275,9 +281,9 @@ class KukulkanGame(Game):
         # Every trail of n <= 6 segments is a bit of one integer (see trail_tables): a player's
         # trails not crossing a drawn segment are narrowed move by move (see _firsts).
         self.trails = trail_tables(self.adj, sh.seg_ends)
-        # every player's start, an empty sheet: (drawn mask, trails clear of it, segments beginning
-        # one of length n at bit (n - 1) * S + s)
-        self.alive0 = (0, self.trails.every, self.first_masks(self.trails.every))
+        # every player's start, an empty sheet: (drawn mask, trails clear of it, per n the segments
+        # beginning one of n, -1 until asked)
+        self.alive0 = (0, self.trails.every, [0] + [self.trail_firsts(self.trails.every, n) for n in range(1, DIE + 1)])
         self.upper_mask = sum(1 << b for b in self.upper)
         self.support_mask = tuple(sum(1 << x for x in sh.supports[b]) for b in range(B))
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
@@ -289,11 +295,12 @@ class KukulkanGame(Game):
         top_value = 2 * max(DIE, *self.printed)
         self._score_bounds = (0.0, float(B + 3 + 3 * top_value))
 
-    def first_masks(self, trails: int) -> int:
-        """The segments beginning one of ``trails`` (trail bits), n = 1..6 at bits (n - 1) * S + s."""
+    def trail_firsts(self, trails: int, n: int) -> int:
+        """The segments beginning one of ``trails`` (trail bits) of ``n`` segments, as a mask."""
         t = self.trails
-        data = (trails + t.every).to_bytes(t.size, "little")
-        return int(b"".join([data[part] for part in t.gap_slices]).translate(_GAP_DIGITS), 2)
+        mine = t.of_length[n]
+        data = ((trails & mine) + mine).to_bytes(t.size[n], "little")
+        return int(data[t.gaps[n]].translate(_GAP_DIGITS), 2)
 
     def _witnesses(self, s: int) -> tuple[list[int], ...]:
         """For n = 0..6: up to WITNESSES masks of n-segment trails beginning with ``s`` (spread out)."""
@@ -499,9 +506,9 @@ class KukulkanState(State):
         self.claims = [0] * n
         self.bonus_pts = [0] * n
         self.last: tuple[Any, ...] | None = None
-        # alive[p]: (drawn mask, the trails clear of it, the segments beginning one, by length)
+        # alive[p]: (drawn mask, the trails clear of it, per n the segments beginning one of n)
         # last answered for p; a cache.
-        self.alive: list[tuple[int, int, int]] = [game.alive0] * n
+        self.alive: list[tuple[int, int, list[int]]] = [game.alive0] * n
         # options[p]: (drawn, numbered, marked, closed blocks, writable (block, threshold),
         # markable (block, value), bit t for each threshold t, bit m for each value m that a
         # write or a mark would take) of p's sheet when last asked; a cache (see _sheet_options).
@@ -632,10 +639,7 @@ class KukulkanState(State):
         write0 = g.write0
         if help_ == H_SAME:
             return [write0 + b for b, t in writable if t == n]
-        firsts = self._firsts(p)
-        S = g.S
-        full = g.full_mask
-        first = firsts >> (n - 1) * S & full
+        first = self._first_mask(p, n)
         acts = g.bits(first) if first else []
         for b, t in writable:
             if t > n:
@@ -658,11 +662,11 @@ class KukulkanState(State):
             usable = o[7]
             if perm or not used & U_PLUS:
                 for m in _PLUS_MINUS[n]:
-                    if usable >> m & 1 or firsts >> (m - 1) * S & full:
+                    if usable >> m & 1 or self._can_draw(p, m):
                         acts.append(g.plus0 + m - 1)
             if six:
                 for m in range(1, DIE):
-                    if usable >> m & 1 or firsts >> (m - 1) * S & full:
+                    if usable >> m & 1 or self._can_draw(p, m):
                         acts.append(g.super0 + m - 1)
         return acts
 
@@ -694,32 +698,38 @@ class KukulkanState(State):
 
     def _first_mask(self, p: int, n: int) -> int:
         """``game.first_mask(drawn[p], n)``: the segments that begin a trail of ``n`` clear of ``p``'s sheet."""
-        return self._firsts(p) >> (n - 1) * self.game.S & self.game.full_mask
+        alive = self.alive[p]
+        if alive[0] != self.drawn[p]:
+            alive = self._narrow(p)
+        firsts = alive[2]
+        mask = firsts[n]
+        if mask < 0:
+            mask = firsts[n] = self.game.trail_firsts(alive[1], n)
+        return mask
 
-    def _firsts(self, p: int) -> int:
-        """The segments beginning a trail of n clear of ``p``'s drawn ones, n = 1..6 at bits (n - 1) * S + s.
-
-        A player's drawn mask only grows: the trails clear of it lose those through the newly
-        drawn segments, from ``p``'s last answer.
-        """
+    def _narrow(self, p: int) -> tuple[int, int, list[int]]:
+        """``p``'s trails clear of the drawn segments, from the last answer (a drawn mask only grows)."""
         drawn = self.drawn[p]
-        d0, t0, f0 = self.alive[p]
-        if d0 == drawn:
-            return f0
-        g = self.game
+        d0, trails, _ = self.alive[p]
         if d0 & ~drawn:  # not an earlier sheet of this player's: start from the empty one
-            d0, t0, f0 = g.alive0
+            d0, trails, _ = self.game.alive0
         new = drawn ^ d0
-        kill = g.trails.kill
-        dead = 0
+        clear = self.game.trails.clear
         while new:
             low = new & -new
             new ^= low
-            dead |= kill[low.bit_length() - 1]
-        trails = t0 & ~dead
-        firsts = g.first_masks(trails)
-        self.alive[p] = (drawn, trails, firsts)
-        return firsts
+            trails &= clear[low.bit_length() - 1]
+        # the first segments by length are found when asked; the list belongs to this drawn mask
+        # alone, so states sharing it after a copy agree on every entry
+        alive = self.alive[p] = (drawn, trails, [-1] * (DIE + 1))
+        return alive
+
+    def _can_draw(self, p: int, n: int) -> bool:
+        """Whether some trail of ``n`` is clear of ``p``'s drawn segments."""
+        alive = self.alive[p]
+        if alive[0] != self.drawn[p]:
+            alive = self._narrow(p)
+        return bool(alive[1] & self.game.trails.of_length[n])
 
     def _continuations(self, p: int) -> list[int]:
         """Segments that continue ``p``'s trail and leave it completable to exactly n."""
