@@ -111,6 +111,18 @@ def _trail_exists(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int,
     return False
 
 
+def _trail_from(adj: tuple[tuple[tuple[int, int, int, int], ...], ...], point: int, blocked: int, k: int) -> bool:
+    """:func:`_trail_exists` for ``k`` >= 2 on ``far`` entries (bit, other end, segment, the other segments there).
+
+    The last two segments of a trail are one AND: a segment to ``other``, then any segment
+    there that is not blocked (the segment itself is not in ``far``).
+    """
+    for bit, other, _, far in adj[point]:
+        if not blocked & bit and (far & ~blocked if k == 2 else _trail_from(adj, other, blocked | bit, k - 1)):
+            return True
+    return False
+
+
 def _trail_find(adj: tuple[tuple[tuple[int, int, int], ...], ...], point: int, blocked: int, k: int) -> int:
     """``blocked`` plus a trail of ``k`` >= 1 segments not in ``blocked`` starting at ``point`` (0: none)."""
     for bit, other, _ in adj[point]:
@@ -222,6 +234,11 @@ class KukulkanGame(Game):
         self.adj = tuple(
             tuple((1 << s, sh.seg_ends[s][1] if sh.seg_ends[s][0] == p else sh.seg_ends[s][0], s) for s in segs)
             for p, segs in enumerate(sh.point_segs)
+        )
+        # adj_far[point]: (bit, other end, segment, the other segments at that end) per segment there
+        self.adj_far = tuple(
+            tuple((bit, other, s, sum(1 << x for x in sh.point_segs[other] if x != s)) for bit, other, s in entries)
+            for entries in self.adj
         )
         self.outline_mask = tuple(sum(1 << s for s in sh.outline[b]) for b in range(B))
         self.supports = sh.supports
@@ -739,12 +756,14 @@ class KukulkanState(State):
         if left <= 0:
             return []
         blocked = self.drawn[p] | self.p_mask[p]
-        adj = g.adj
+        adj = g.adj_far
         ends = g.seg_ends[trail[0]] if len(trail) == 1 else (self.p_end[p],)
         out = []
         for e in ends:
-            for bit, other, s in adj[e]:
-                if not blocked & bit and (left == 1 or _trail_exists(adj, other, blocked | bit, left - 1)):
+            for bit, other, s, far in adj[e]:
+                if not blocked & bit and (
+                    left == 1 or (far & ~blocked if left == 2 else _trail_from(adj, other, blocked | bit, left - 1))
+                ):
                     out.append(s)
         if len(ends) == 2:
             out.sort()
