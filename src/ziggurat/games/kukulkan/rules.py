@@ -295,6 +295,14 @@ class KukulkanGame(Game):
         empty = (((),) * 256,)
         self._byte_bits8 = (self._byte_bits + empty * 8)[:8]
         self._closed_cache: dict[int, int] = {}
+        # open_bytes[i][byte]: the blocks with an undrawn segment among the set bits of ``byte``,
+        # the i-th byte of an undrawn mask (sheets of up to 64 segments)
+        self._open_bytes = tuple(
+            tuple(
+                sum(1 << b for b, o in enumerate(self.outline_mask) if o >> (8 * i) & 255 & byte) for byte in range(256)
+            )
+            for i in range(8)
+        )
         # Every trail of n <= 6 segments is a bit of one integer (see trail_tables): a player's
         # trails not crossing a drawn segment are narrowed move by move (see _firsts).
         self.trails = trail_tables(self.adj, sh.seg_ends)
@@ -454,7 +462,14 @@ class KukulkanGame(Game):
         return tuple(self.bits(self.first_mask(drawn, n)))
 
     def closed(self, drawn: int) -> int:
-        """Bit mask of the blocks whose whole outline is in ``drawn`` (cached)."""
+        """Bit mask of the blocks whose whole outline is in ``drawn`` (cached on sheets of over 64 segments)."""
+        if self.S <= 64:
+            # a block is open if one of its segments is undrawn: one look-up per byte, unrolled
+            o0, o1, o2, o3, o4, o5, o6, o7 = self._open_bytes
+            u = (self.full_mask & ~drawn).to_bytes(8, "little")
+            return self.all_blocks & ~(
+                o0[u[0]] | o1[u[1]] | o2[u[2]] | o3[u[3]] | o4[u[4]] | o5[u[5]] | o6[u[6]] | o7[u[7]]
+            )
         hit = self._closed_cache.get(drawn)
         if hit is not None:
             return hit
