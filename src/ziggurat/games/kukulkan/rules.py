@@ -652,7 +652,11 @@ class KukulkanState(State):
     def _legal_actions(self, player: int) -> list[int]:
         cached = self.lcache[player]
         if cached is None:
-            cached = self.lcache[player] = self._compute_legal(player)
+            # half the decisions are a trail's next segment: asked for without a detour
+            if self.p_kind[player] == K_DRAW:
+                cached = self.lcache[player] = self._continuations(player)
+            else:
+                cached = self.lcache[player] = self._compute_legal(player)
         return cached
 
     def _compute_legal(self, p: int) -> list[int]:
@@ -796,12 +800,11 @@ class KukulkanState(State):
         p = player
         self.lcache[p] = None
         if action < g.write0:
-            bit = 1 << action
             trail = self.p_trail[p]
             if not trail:
                 self.p_kind[p] = K_DRAW
-                self.p_trail[p] = (action,)
-                self.p_mask[p] = bit
+                trail = (action,)
+                self.p_mask[p] = 1 << action
             else:
                 a, b = g.seg_ends[action]
                 if len(trail) == 1:
@@ -810,9 +813,10 @@ class KukulkanState(State):
                 else:
                     joint = self.p_end[p]
                 self.p_end[p] = b if a == joint else a
-                self.p_trail[p] = (*trail, action)
-                self.p_mask[p] |= bit
-            if len(self.p_trail[p]) == self.p_val[p]:
+                trail = (*trail, action)
+                self.p_mask[p] |= 1 << action
+            self.p_trail[p] = trail
+            if len(trail) == self.p_val[p]:
                 self._complete(p)
         elif action < g.mark0:
             self.p_kind[p] = K_WRITE
@@ -836,11 +840,11 @@ class KukulkanState(State):
 
     def _complete(self, p: int) -> None:
         self.p_done[p] = True
-        to_move = list(self.to_move)
+        to_move = self.to_move
         if p in to_move:
-            to_move.remove(p)
-        self.to_move = tuple(to_move)
-        if not self.to_move:
+            i = to_move.index(p)
+            to_move = self.to_move = to_move[:i] + to_move[i + 1 :]
+        if not to_move:
             self._resolve()
 
     def _resolve(self) -> None:
