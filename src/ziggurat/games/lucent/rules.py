@@ -171,6 +171,9 @@ class LucentGame(Game):
             )
         # the kinds in each mask of kinds, ascending (a hand's ``have`` mask -> the kinds it can play)
         self.kinds_in = [tuple(x for x in range(k) if m >> x & 1) for m in range(1 << k)]
+        # the plays at each slot for each mask of kinds (slot -> mask -> action ids): listing a hand's plays
+        # is then one lookup per open slot instead of a test per kind and slot
+        self.plays_at = [[tuple(x * NUM_SLOTS + s for x in kinds) for kinds in self.kinds_in] for s in range(NUM_SLOTS)]
         self.cards_of_kind = [[i for i, x in enumerate(self.card_kind) if x == kind] for kind in range(k)]
         self.focus_from_deal = n in (2, 4)
         self.deal_size = len(gems) + len(self.wild_indices)
@@ -312,18 +315,13 @@ class LucentState(State):
         have = self.have[player]
         if not have:
             return []
-        kinds = self.game.kinds_in[have]
         if self.lo < 0:
-            return [k * NUM_SLOTS + FOCUS for k in kinds]
-        opens = self.opens
+            return list(self.game.plays_at[FOCUS][have])
+        plays_at = self.game.plays_at
         acts: list[int] = []
-        add = acts.append
-        for k in kinds:  # plain loops: a comprehension per kind costs more than these few items
-            base = k * NUM_SLOTS
-            bit = 1 << k
-            for s, m in opens:
-                if m & bit:
-                    add(base + s)
+        for s, m in self.opens:
+            acts += plays_at[s][m & have]
+        acts.sort()  # slot by slot above; action ids go kind by kind
         return acts
 
     def _reopen(self) -> None:
@@ -332,8 +330,10 @@ class LucentState(State):
 
     def playable_mask(self) -> int:
         """Kinds that could be played somewhere now (by anyone holding them)."""
+        if self.lo < 0:
+            return self.game.all_mask
         mask = 0
-        for _, m in self.open_slots():
+        for _, m in self.opens:
             mask |= m
         return mask
 
