@@ -32,14 +32,14 @@ Chance outcome ids are card indices (see :mod:`ziggurat.games.lucent.deck`).
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.spec import GameSpec, OptionSpec
-from ziggurat.games.lucent.deck import GEOMANCER, WILDCARD, Deck, load_deck
+from ziggurat.games.lucent.deck import GEOMANCER, MAX_COLOURS, WILDCARD, Deck, load_deck
 
 # ------------------------------------------------------------------ geometry
 WIDTH = 9
@@ -49,6 +49,11 @@ FOCUS = 4
 ROW_OFFSET = (0, 9, 17, 24, 30, 35, 39, 42, 44)
 SLOT_ROW = tuple(r for r in range(ROWS) for _ in range(WIDTH - r))
 SLOT_POS = tuple(j for r in range(ROWS) for j in range(WIDTH - r))
+
+
+# the kind and the slot of every action id (``kind * 45 + slot``), up to the most kinds a deck may have
+KIND_OF = tuple(a // NUM_SLOTS for a in range((MAX_COLOURS + 2) * NUM_SLOTS))
+SLOT_OF = tuple(a % NUM_SLOTS for a in range((MAX_COLOURS + 2) * NUM_SLOTS))
 
 
 def slot_id(row: int, pos: int) -> int:
@@ -176,6 +181,8 @@ class LucentGame(Game):
         self.plays_at = [[tuple(x * NUM_SLOTS + s for x in kinds) for kinds in self.kinds_in] for s in range(NUM_SLOTS)]
         self.cards_of_kind = [[i for i, x in enumerate(self.card_kind) if x == kind] for kind in range(k)]
         self.focus_from_deal = n in (2, 4)
+        # the seats in turn order from each seat (``n`` too: the seat after the last one is the first)
+        self.seats_from = [tuple((start + i) % n for i in range(n)) for start in range(n + 1)]
         self.deal_size = len(gems) + len(self.wild_indices)
         # cards of each kind in the game (removed gems included)
         inplay = list(d.counts)
@@ -225,6 +232,7 @@ class LucentState(State):
 
     __slots__ = (
         "cached",
+        "current",
         "dealt",
         "deck",
         "hands",
@@ -271,18 +279,14 @@ class LucentState(State):
         self.out = [False] * n
         self.out_mask = [0] * n  # kinds that were playable when a player went out
         self.to_move = -1
+        self.current = CHANCE  # who decides now: ``to_move`` in play, CHANCE before, TERMINAL after
         self.last_placer = -1
         self.last_kind = [-1] * n
         self.cached: list[int] | None = None
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
-        phase = self.phase
-        if phase == PLAY:
-            return self.to_move
-        if phase == OVER:
-            return TERMINAL
-        return CHANCE
+        return self.current
 
     # ---------------------------------------------------------------- chance
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -375,50 +379,51 @@ class LucentState(State):
 
     def _advance(self, start: int) -> None:
         """Give the turn to the next player from ``start`` who can play; the rest go out or are skipped."""
-        n = self.game.num_players
         sizes = self.sizes
         out = self.out
-        for i in range(n):
-            q = (start + i) % n
+        for q in self.game.seats_from[start]:
             if out[q] or not sizes[q]:
                 continue
             legal = self._plays(q)
             if legal:
-                self.to_move = q
+                self.to_move = self.current = q
                 self.cached = legal
                 return
             out[q] = True
             self.out_mask[q] = self.playable_mask()
         self.phase = OVER
         self.to_move = -1
+        self.current = TERMINAL
         self.cached = None
 
     def _apply(self, action: int, player: int) -> None:
         g = self.game
         if player == CHANCE:
-            self.deck.remove(action)
+            deck = self.deck
+            deck.remove(action)
             if self.phase == REMOVE:
                 insort(self.removed, action)
                 if len(self.removed) == g.removals:
-                    self.deck.extend(g.wild_indices)
+                    deck.extend(g.wild_indices)
                     self.phase = DEAL
                 return
             kind = g.card_kind[action]
-            if g.focus_from_deal and not self.deck:
-                self.pyramid[FOCUS] = kind
-                self.lo = self.hi = FOCUS
-                self.opens = [(FOCUS - 1, g.all_mask), (FOCUS + 1, g.all_mask)]
-            else:
+            if deck or not g.focus_from_deal:
                 q = self.dealt % g.num_players
                 self.hands[q][kind] += 1
                 self.sizes[q] += 1
                 self.have[q] |= 1 << kind
+            else:
+                self.pyramid[FOCUS] = kind
+                self.lo = self.hi = FOCUS
+                self.opens = [(FOCUS - 1, g.all_mask), (FOCUS + 1, g.all_mask)]
             self.dealt += 1
-            if not self.deck:
+            if not deck:
                 self.phase = PLAY
                 self._advance(0)
             return
-        kind, slot = divmod(action, NUM_SLOTS)
+        kind = KIND_OF[action]
+        slot = SLOT_OF[action]
         hand = self.hands[player]
         hand[kind] -= 1
         if not hand[kind]:
@@ -426,29 +431,36 @@ class LucentState(State):
         self.sizes[player] -= 1
         pyr = self.pyramid
         pyr[slot] = kind
+        # ``opens`` lists the open base ends first (left, right), then the open upper slots as in ``upper``
         opens = self.opens
-        for i, (s, _) in enumerate(opens):
-            if s == slot:
-                del opens[i]
-                break
-        if slot < WIDTH:  # the base grows at one end: the next slot out opens, for any kind
-            if self.lo < 0:
-                self.lo = self.hi = slot
-            elif slot < self.lo:
-                self.lo = slot
+        upper = self.upper
+        lo = self.lo
+        if slot >= WIDTH:
+            i = upper.index(slot)
+            del upper[i]
+            del opens[i + (lo > 0) + (self.hi < WIDTH - 1)]
+        elif lo < 0:  # the Focus Gem: the base opens on both sides, for any kind
+            self.lo = self.hi = slot
+            opens[:0] = ((slot - 1, g.all_mask), (slot + 1, g.all_mask))
+        elif slot < lo:  # the base grows to the left: the next slot out opens, for any kind
+            self.lo = lo = slot
+            if slot:
+                opens[0] = (slot - 1, g.all_mask)
             else:
-                self.hi = slot
-            if slot <= self.lo and slot > 0:
-                insort(opens, (slot - 1, g.all_mask))
-            if slot >= self.hi and slot < WIDTH - 1:
-                insort(opens, (slot + 1, g.all_mask))
-        else:
-            self.upper.remove(slot)
+                del opens[0]
+        else:  # to the right
+            self.hi = slot
+            if slot < WIDTH - 1:
+                opens[lo > 0] = (slot + 1, g.all_mask)
+            else:
+                del opens[lo > 0]
         for above, other in ABOVE[slot]:
             if pyr[other] >= 0:
-                insort(self.upper, above)
+                i = bisect_left(upper, above)
+                upper.insert(i, above)
                 a, b = SUPPORTS[above]
-                insort(opens, (above, g.allow_pair[pyr[a] * g.num_kinds + pyr[b]]))
+                opens.insert(i + (self.lo > 0) + (self.hi < WIDTH - 1),
+                             (above, g.allow_pair[pyr[a] * g.num_kinds + pyr[b]]))  # fmt: skip
         self.last_placer = player
         self.last_kind[player] = kind
         self._advance(player + 1)
@@ -596,6 +608,7 @@ class LucentState(State):
         new.out = self.out.copy()
         new.out_mask = self.out_mask.copy()
         new.to_move = self.to_move
+        new.current = self.current
         new.last_placer = self.last_placer
         new.last_kind = self.last_kind.copy()
         new.cached = self.cached  # never mutated, only replaced
@@ -813,6 +826,7 @@ class LucentState(State):
                 raise RecordError(f"{bad}: the player to move has no legal play")
         elif self.to_move != -1:
             raise RecordError(f"{bad}: nobody is to move outside the play phase")
+        self.current = self.to_move if self.phase == PLAY else TERMINAL if self.phase == OVER else CHANCE
 
     # ------------------------------------------------------------------ view
     def view(self, player: int | None = None) -> dict[str, Any]:
