@@ -660,10 +660,12 @@ class LucentState(State):
             if isinstance(key, int):
                 hand = [0] * nk
                 hand[geo] = self.hands[key][geo]
+                have = self.have[key] & (1 << geo)
                 for k in kinds:
                     hand[k] += 1
+                    have |= 1 << k
                 new.hands[key] = hand
-                new.have[key] = sum(1 << k for k in range(nk) if hand[k])
+                new.have[key] = have
         # card indices for the deck and the removed pile, kind by kind
         by_kind = g.cards_of_kind
         used = [0] * nk
@@ -677,7 +679,7 @@ class LucentState(State):
                     new.deck = sorted(cards)
                 else:
                     new.removed = sorted(cards)
-        if new.phase == PLAY:
+        if new.phase == PLAY and new.to_move != player:  # the hand to move was redealt (``player``'s stays)
             new.cached = new._plays(new.to_move)
         return new
 
@@ -691,23 +693,34 @@ class LucentState(State):
         stuck, an exact one by maximum flow (kinds to containers), so a deal is
         found whenever one exists (``None`` only if none does).
         """
+        # how many cards of the pool each container could take, and every kind in the pool
+        counts: dict[int, int] = {}
+        for k in pool:
+            counts[k] = counts.get(k, 0) + 1
+        fits = [sum(c for k, c in counts.items() if mask >> k & 1) for _, _, mask in containers]
+        pool_mask = 0
+        for k in counts:
+            pool_mask |= 1 << k
         for _ in range(tries):
             items = pool.copy()
             rng.shuffle(items)
-            keyed = [(sum(1 for k in items if mask >> k & 1), rng.random(), i) for i, (_, _, mask) in
-                     enumerate(containers)]  # fmt: skip
+            keyed = [(fits[i], rng.random(), i) for i in range(len(containers))]
             keyed.sort()
             result: dict[object, list[int]] = {}
             ok = True
             for _, _, i in keyed:
                 key, size, mask = containers[i]
-                taken: list[int] = []
-                rest: list[int] = []
-                for k in items:
-                    if len(taken) < size and mask >> k & 1:
-                        taken.append(k)
-                    else:
-                        rest.append(k)
+                if mask & pool_mask == pool_mask:  # takes any card left: the first ``size`` of them
+                    taken = items[:size]
+                    rest = items[size:]
+                else:
+                    taken = []
+                    rest = []
+                    for k in items:
+                        if len(taken) < size and mask >> k & 1:
+                            taken.append(k)
+                        else:
+                            rest.append(k)
                 if len(taken) < size:
                     ok = False
                     break
