@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ziggurat.core import make_game
-from ziggurat.games.lucent.rules import NUM_SLOTS, SUPPORTS, WIDTH, LucentState
+from ziggurat.games.lucent.rules import FOCUS, NUM_SLOTS, SUPPORTS, WIDTH, LucentState
 
 
 @settings(max_examples=25, deadline=None)
@@ -68,3 +68,56 @@ def test_open_slots_kept_move_by_move_equal_a_recount(players: int, wildcards: b
             assert state.opens == state.open_slots(), "the open slots kept move by move must equal a recount"
             fresh = game.state_from_json(state.to_json())
             assert isinstance(fresh, LucentState) and fresh.opens == state.opens
+
+
+def _plays_by_the_rule(state: LucentState, player: int) -> list[int]:
+    """Every card ``player`` holds at every slot where the placement rule lets it go, kind by kind, slot by slot."""
+    g = state.game
+    wild = g.deck.wild_kind
+    pyr = state.pyramid
+    plays = []
+    for kind in range(g.num_kinds):
+        if not state.hands[player][kind]:
+            continue
+        for slot in range(NUM_SLOTS):
+            if pyr[slot] >= 0:
+                continue
+            if slot < WIDTH:
+                fits = slot == FOCUS if state.lo < 0 else slot in (state.lo - 1, state.hi + 1)
+            else:
+                a, b = (pyr[s] for s in SUPPORTS[slot])
+                fits = a >= 0 and b >= 0 and (kind >= wild or a >= wild or b >= wild or kind in (a, b))
+            if fits:
+                plays.append(kind * NUM_SLOTS + slot)
+    return plays
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    wildcards=st.booleans(),
+    geomancers=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_legal_plays_are_every_card_that_fits_in_order(
+    players: int, wildcards: bool, geomancers: bool, seed: int
+) -> None:
+    """The plays listed from the open slots kept move by move are exactly those of the rule, ascending, also in a
+    determinisation (whose hands were redealt) and in a state loaded from its record."""
+    game = make_game("lucent", players, {"wildcards": wildcards, "geomancers": geomancers})
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    assert isinstance(state, LucentState)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        p = state.current_player()
+        assert state.legal_actions() == _plays_by_the_rule(state, p)
+        det = state.resample(rng.randrange(players), rng)
+        assert isinstance(det, LucentState)
+        assert det.legal_actions() == _plays_by_the_rule(det, det.current_player())
+        fresh = game.state_from_json(state.to_json())
+        assert isinstance(fresh, LucentState) and fresh.legal_actions() == state.legal_actions()
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
