@@ -431,16 +431,17 @@ class LucentState(State):
         self.sizes[player] -= 1
         pyr = self.pyramid
         pyr[slot] = kind
-        # ``opens`` lists the open base ends first (left, right), then the open upper slots as in ``upper``
+        # ``opens`` lists the open base ends first (left, right), then the open upper slots in the order of ``upper``
         opens = self.opens
         upper = self.upper
         lo = self.lo
+        hi = self.hi
         if slot >= WIDTH:
             i = upper.index(slot)
             del upper[i]
-            del opens[i + (lo > 0) + (self.hi < WIDTH - 1)]
+            del opens[(lo > 0) + (hi < WIDTH - 1) + i]
         elif lo < 0:  # the Focus Gem: the base opens on both sides, for any kind
-            self.lo = self.hi = slot
+            self.lo = self.hi = lo = hi = slot
             opens[:0] = ((slot - 1, g.all_mask), (slot + 1, g.all_mask))
         elif slot < lo:  # the base grows to the left: the next slot out opens, for any kind
             self.lo = lo = slot
@@ -448,19 +449,19 @@ class LucentState(State):
                 opens[0] = (slot - 1, g.all_mask)
             else:
                 del opens[0]
-        else:  # to the right
-            self.hi = slot
+        else:  # to the right; that end is listed after the left one while the base can still grow left
+            self.hi = hi = slot
+            right = 1 if lo > 0 else 0
             if slot < WIDTH - 1:
-                opens[lo > 0] = (slot + 1, g.all_mask)
+                opens[right] = (slot + 1, g.all_mask)
             else:
-                del opens[lo > 0]
+                del opens[right]
         for above, other in ABOVE[slot]:
             if pyr[other] >= 0:
                 i = bisect_left(upper, above)
                 upper.insert(i, above)
                 a, b = SUPPORTS[above]
-                opens.insert(i + (self.lo > 0) + (self.hi < WIDTH - 1),
-                             (above, g.allow_pair[pyr[a] * g.num_kinds + pyr[b]]))  # fmt: skip
+                opens.insert((lo > 0) + (hi < WIDTH - 1) + i, (above, g.allow_pair[pyr[a] * g.num_kinds + pyr[b]]))
         self.last_placer = player
         self.last_kind[player] = kind
         self._advance(player + 1)
