@@ -27,7 +27,7 @@ start player, the player number.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
+from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
@@ -112,6 +112,7 @@ class KuhNahGame(Game):
         n = len(self.cards.cards)
         self.num_cards = n
         self.removed_count = REMOVE[self.num_players]
+        self.next_seat = [(p + 1) % self.num_players for p in range(self.num_players)]  # who plays after p
         self.deck_size = n - self.removed_count
         # The last card stays in the Quarry, so one player holds at most deck_size - 1.
         self.max_cards = self.deck_size - 1
@@ -219,7 +220,8 @@ class KuhNahState(State):
         self.wild_used = [False] * n
         self.wild_halves: set[int] = set()  # card * 2 + half
         # derived from ``cells`` (kept in step by _apply, rebuilt by _load): the keys of the left cards
-        # of the side-by-side pairs with nothing on them yet, i.e. the upper slots a card could go in
+        # of the side-by-side pairs with nothing on them yet, i.e. the upper slots a card could go in,
+        # in ascending order (row by row, left to right: the order of their action ids)
         self.open_pairs: list[list[int]] = [[] for _ in range(n)]
 
     # ---------------------------------------------------------- who decides
@@ -249,9 +251,7 @@ class KuhNahState(State):
     def _chance_legal(self, outcome: int) -> bool:
         if self.phase == SETUP_START:
             return outcome in range(self.game.num_players)
-        deck = self.deck  # kept sorted
-        i = bisect_left(deck, outcome)
-        return i < len(deck) and deck[i] == outcome
+        return outcome in self.deck  # a scan of a few dozen small ints beats a binary search's call
 
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
@@ -272,8 +272,7 @@ class KuhNahState(State):
             halves = self.wild_halves
             offset = g.row_offset
             shift = ORIGIN + self.base_left[player]
-            upper = []
-            for key in self.open_pairs[player]:
+            for key in self.open_pairs[player]:  # sorted, as the slots' action ids are
                 a = cells[key]
                 b = cells[key + 1]
                 # each support: heavier or matching by its symbols (the tables), or made wild by jade
@@ -281,10 +280,7 @@ class KuhNahState(State):
                     continue
                 if not right_ok >> b & 1 and not (halves and self._wild_match(card, RIGHT, b)):
                     continue
-                upper.append(offset[key // ROW + 1] + key % ROW - shift)
-            if upper:
-                upper.sort()
-                actions.extend(upper)
+                actions.append(offset[key // ROW + 1] + key % ROW - shift)
         if g.jade_wild and not self.wild_used[player] and self.jade[player] > 0:
             base = g.wild_base
             wild_cards = sorted([card, *cells.values()])
@@ -308,7 +304,7 @@ class KuhNahState(State):
                 self.quarry_jade[slot] = 0
                 self.phase = PLACE
                 return
-            self.to_move = (player + 1) % self.game.num_players
+            self.to_move = self.game.next_seat[player]
         elif phase == PLACE:
             g = self.game
             if action >= g.wild_base:
@@ -337,10 +333,10 @@ class KuhNahState(State):
             cells[key] = card
             # the new card makes a pair with a neighbour (nothing can lie on a card just placed)
             if key - 1 in cells:
-                self.open_pairs[player].append(key - 1)
+                insort(self.open_pairs[player], key - 1)
             if key + 1 in cells:
-                self.open_pairs[player].append(key)
-            self.to_move = (player + 1) % g.num_players
+                insort(self.open_pairs[player], key)
+            self.to_move = g.next_seat[player]
             self.phase = REFILL if self.deck else OVER
         elif phase == SETUP_REVEAL or phase == REFILL:
             self.deck.remove(action)
@@ -370,7 +366,7 @@ class KuhNahState(State):
     def find_open_pairs(self) -> None:
         """Work out ``open_pairs`` from ``cells`` again (after the pyramids were set rather than played)."""
         self.open_pairs = [
-            [key for key in cells if key + 1 in cells and key + ROW not in cells] for cells in self.cells
+            sorted(key for key in cells if key + 1 in cells and key + ROW not in cells) for cells in self.cells
         ]
 
     def _wild_match(self, card: int, half: int, support: int) -> bool:
