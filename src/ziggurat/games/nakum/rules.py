@@ -102,6 +102,11 @@ def _eff(e: Effect) -> tuple[int, int, int, int, int, int, int, int]:
     return (*e.cost, *e.gain, e.action)
 
 
+def _plan(e: tuple[int, ...]) -> tuple[int, int, int, int, int]:
+    """An effect as applied: what it adds to each store (gain less cost), its points and its action."""
+    return (e[3] - e[0], e[4] - e[1], e[5] - e[2], e[6], e[7])
+
+
 class NakumGame(Game):
     """Nakum for 2–4 players."""
 
@@ -180,6 +185,11 @@ class NakumGame(Game):
         self.market_free = [m.free_camp for m in c.market]
         self.heritage_effect = [_eff(h.effect) for h in c.heritage]
         self.heritage_free = [h.free_camp for h in c.heritage]
+        # effects as applied: (net maize, net skins, net masks, points, action), cost and gain in one
+        self.basic_plan = [_plan(e) for e in self.basic_effect]
+        self.camp_plans = [[_plan(e) for e in effects] for effects in self.camp_effects]
+        self.market_plan = [_plan(e) for e in self.market_effect]
+        self.heritage_plan = [_plan(e) for e in self.heritage_effect]
         self.offer_cost = [x.cost for x in c.offerings]
         self.offer_sacrifice = [x.sacrifice for x in c.offerings]
         self.limits = c.family.limits
@@ -203,6 +213,24 @@ class NakumGame(Game):
         self.A_FREE = self.A_FAVOUR + len(FAVOURS)
         self.A_REVEAL = self.A_FREE + NUM_TILES * MAX_OPTIONS
         self._num_actions = self.A_REVEAL + NUM_TILES
+        # The placement listing works on bit sets (bit s: space s; bit t: tile t; bit pos: position):
+        # basic spaces by what they need, each tile's basic spaces, and the action ids of every set of
+        # basic spaces (by byte), camps and positions, so a listing is a few lookups and no loop.
+        assert nb <= 16, "at most two basic spaces on each of the eight tiles"
+        self.free_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 0)
+        self.cost_basics = [(1 << s, c0, c1, c2) for s, (kind, c0, c1, c2) in enumerate(self.basic_need) if kind == 1]
+        self.cost_basics_mask = sum(bit for bit, *_ in self.cost_basics)
+        self.market_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 2)
+        self.heritage_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 3)
+        self.tile_basics_mask = [sum(1 << s for s in ids) for ids in self.tile_basics]
+        self.basic_tile_bit = [1 << t for t in self.basic_tile]
+        self.space_single = [c == 1 for c in cap]
+        self.basic_ids_low = [[self.A_BASIC + s for s in range(8) if m >> s & 1] for m in range(256)]
+        self.basic_ids_high = [[self.A_BASIC + 8 + s for s in range(8) if m >> s & 1] for m in range(256)]
+        self.bits_of = [tuple(i for i in range(8) if m >> i & 1) for m in range(256)]
+        # the next players after p, clockwise
+        self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
+        self.explore_ids = [[self.A_EXPLORE + pos for pos in range(NUM_TILES) if m >> pos & 1] for m in range(256)]
         texts = ["pass"]
         for s in range(nb):
             tile = c.tiles[self.basic_tile[s]]
@@ -259,6 +287,16 @@ class NakumState(State):
     """A Nakum position."""
 
     __slots__ = (
+        # derived from the board, never saved or compared (see _survey)
+        "_active",
+        "_explorable",
+        "_full",
+        "_mine",
+        "_on_board",
+        "_seen_explorer",
+        "_seen_layout",
+        "_seen_occ",
+        # the position
         "bought",
         "box",
         "choice",
@@ -341,6 +379,49 @@ class NakumState(State):
         self.offer_count = 0
         self.end_triggered = False
         self.passes = 0
+        self._survey()
+
+    def _survey(self) -> None:
+        """Derive the bit sets the placement listing reads from the board lists.
+
+        ``_full``: spaces nobody more may enter; ``_mine[p]``: spaces with a worker of
+        player ``p`` (closed to ``p`` even where another may still join); ``_active``:
+        tiles with a worker on a basic space (their camp is open); ``_on_board``: basic
+        spaces of face-up tiles; ``_explorable``: face-down positions with no explorer.
+        ``_apply`` keeps them in step move by move; the ``_seen_*`` copies are the lists
+        they were derived from, so a board changed by hand (tests, tools) is surveyed
+        again instead of being read through stale sets.
+        """
+        g = self.game
+        n = g.num_players
+        nb = g.num_basics
+        full = 0
+        mine = [0] * n
+        active = 0
+        for s, o in enumerate(self.occ):
+            if o:
+                if g.space_single[s] or _POP[o] >= 2:
+                    full |= 1 << s
+                for q in range(n):
+                    if o >> q & 1:
+                        mine[q] |= 1 << s
+                if s < nb:
+                    active |= g.basic_tile_bit[s]
+        on_board = 0
+        explorable = 0
+        for pos, t in enumerate(self.layout):
+            if t >= 0:
+                on_board |= g.tile_basics_mask[t]
+            elif self.explorer[pos] < 0:
+                explorable |= 1 << pos
+        self._full = full
+        self._mine = mine
+        self._active = active
+        self._on_board = on_board
+        self._explorable = explorable
+        self._seen_occ = self.occ.copy()
+        self._seen_layout = self.layout.copy()
+        self._seen_explorer = self.explorer.copy()
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
@@ -404,12 +485,104 @@ class NakumState(State):
 
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
+        if self.phase != DAY:
+            return self._follow_up_actions(player)
+        # the placements (most decisions are one): bit sets of spaces, tiles and positions
+        if self.occ != self._seen_occ or self.layout != self._seen_layout or self.explorer != self._seen_explorer:
+            self._survey()
+        g = self.game
+        res = self.res
+        b = 3 * player
+        m0 = res[b]
+        m1 = res[b + 1]
+        m2 = res[b + 2]
+        closed = self._full | self._mine[player]
+        # basic spaces: face up, open to the player, and what the space needs is at hand
+        open_basics = self._on_board & ~closed
+        basics = open_basics & g.free_basics
+        x = open_basics & g.cost_basics_mask
+        if x:
+            for bit, c0, c1, c2 in g.cost_basics:
+                if x & bit and m0 >= c0 and m1 >= c1 and m2 >= c2:
+                    basics |= bit
+        market_ok = -1  # whether some market card is affordable, found once when needed
+        x = open_basics & g.market_basics
+        if x:
+            market_ok = 0
+            costs = g.market_cost
+            for c in self.market:
+                cost = costs[c]
+                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
+                    market_ok = 1
+                    basics |= x
+                    break
+        has_hand = bool(self.hands[player])
+        if has_hand:
+            basics |= open_basics & g.heritage_basics
+        acts = g.basic_ids_low[basics & 255] + g.basic_ids_high[basics >> 8]
+        # camps of tiles with a worker on a basic space, open to the player, with an option it can take
+        camps = self._active & ~(closed >> g.num_basics)
+        if camps:
+            cubes = self.cubes
+            tile_needs = g.tile_needs
+            for t in g.bits_of[camps]:
+                _, _, options, full, free = tile_needs[t]
+                covered = cubes[t]
+                if free & ~covered:  # an uncovered option that needs nothing
+                    acts.append(g.A_CAMP + t)
+                    continue
+                if covered == full:
+                    continue
+                for k, kind, c0, c1, c2 in options:
+                    if covered >> k & 1:
+                        continue
+                    if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
+                        acts.append(g.A_CAMP + t)
+                        break
+                    if kind == 2:
+                        if market_ok < 0:
+                            market_ok = self._market_ok(player)
+                        if market_ok:
+                            acts.append(g.A_CAMP + t)
+                            break
+        if self._explorable:
+            acts += g.explore_ids[self._explorable]
+        hand = self.hand[player]
+        if hand >= 2:
+            costs = g.offer_cost
+            for c in self.offers:
+                cost = costs[c]
+                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
+                    acts.append(g.A_PYRAMID)
+                    break
+        if self.revealed == NUM_TILES and self.favours != 3 and not closed >> g.pituk_space & 1:
+            acts.append(g.A_PITUK)
+        if self.start != player and not closed >> g.start_space & 1:
+            acts.append(g.A_START)
+        if self.round > 1 and hand >= 2 and self.reserve[player] > 0 and not closed >> g.grow_space & 1:
+            acts.append(g.A_GROW)
+        if not acts:
+            return [0]
+        return acts
+
+    def _follow_up_actions(self, player: int) -> list[int]:
+        """The decisions other than a placement: a worker's follow-ups, and the setup's."""
         g = self.game
         phase = self.phase
-        if phase == DAY:
-            return self._placements(player)
-        if phase == HERITAGE_SETUP or phase == PLAY:
-            return [g.A_HERITAGE + c for c in self.hands[player]]
+        if phase == BUY:
+            res = self.res
+            b = 3 * player
+            m0 = res[b]
+            m1 = res[b + 1]
+            m2 = res[b + 2]
+            costs = g.market_cost
+            cards = []
+            for c in self.market:
+                cost = costs[c]
+                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
+                    cards.append(g.A_BUY + c)
+            cards.sort()
+            return cards
         if phase == CAMP:
             t = self.ctx
             base = g.A_OPTION + t * MAX_OPTIONS
@@ -419,17 +592,18 @@ class NakumState(State):
                 if not covered >> k & 1 and self._can(e, player):
                     options.append(base + k)
             return options
-        if phase == BUY:
-            return sorted(g.A_BUY + c for c in self.market if self._affords(g.market_cost[c], player))
+        if phase == HERITAGE_SETUP or phase == PLAY:
+            return [g.A_HERITAGE + c for c in self.hands[player]]
         if phase == OFFER:
             return sorted(g.A_OFFER + c for c in self.offers if self._affords(g.offer_cost[c], player))
         if phase == FAVOUR:
             return [g.A_FAVOUR + f for f in range(len(FAVOURS)) if not self.favours >> f & 1]
         if phase == FREE:
             out = []
-            for t in range(NUM_TILES):
-                cubes = self.cubes[t]
-                out += [g.A_FREE + t * MAX_OPTIONS + k for k in range(MAX_OPTIONS) if cubes >> k & 1]
+            for t, cubes in enumerate(self.cubes):
+                if cubes:
+                    base = g.A_FREE + t * MAX_OPTIONS
+                    out += [base + k for k in g.bits_of[cubes]]
             return out
         if phase == REVEAL:
             return [g.A_REVEAL + pos for pos in range(NUM_TILES) if self.layout[pos] < 0]
@@ -473,88 +647,6 @@ class NakumState(State):
         o = self.occ[space]
         return not o or (self.game.cap[space] == 2 and not o & bit and _POP[o] < 2)
 
-    def _placements(self, p: int) -> list[int]:
-        g = self.game
-        occ = self.occ
-        cap = g.cap
-        bit = 1 << p
-        acts: list[int] = []
-        camps: list[int] = []
-        res = self.res
-        m0, m1, m2 = res[3 * p], res[3 * p + 1], res[3 * p + 2]
-        has_hand = bool(self.hands[p])
-        market_ok = -1  # whether some market card is affordable, computed once when needed
-        tile_pos = self.tile_pos
-        cubes = self.cubes
-        need = g.basic_need
-        shared = g.shared_spaces
-        for t, spaces in enumerate(g.tile_basics):
-            if tile_pos[t] < 0:
-                continue
-            active = False
-            for s in spaces:
-                o = occ[s]
-                if o:
-                    active = True
-                    if not shared or cap[s] == 1 or o & bit or _POP[o] >= 2:
-                        continue
-                kind, c0, c1, c2 = need[s]
-                if kind == 0 or (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
-                    acts.append(s + 1)
-                elif kind == 2:
-                    if market_ok < 0:
-                        market_ok = self._market_ok(p)
-                    if market_ok:
-                        acts.append(s + 1)
-            if not active:
-                continue
-            _, camp_space, options, full, free = g.tile_needs[t]
-            covered = cubes[t]
-            if covered == full:
-                continue
-            o = occ[camp_space]
-            if o and (cap[camp_space] == 1 or o & bit or _POP[o] >= 2):
-                continue
-            if free & ~covered:  # an uncovered option that needs nothing
-                camps.append(g.A_CAMP + t)
-                continue
-            for k, kind, c0, c1, c2 in options:
-                if covered >> k & 1:
-                    continue
-                if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
-                    camps.append(g.A_CAMP + t)
-                    break
-                if kind == 2:
-                    if market_ok < 0:
-                        market_ok = self._market_ok(p)
-                    if market_ok:
-                        camps.append(g.A_CAMP + t)
-                        break
-        acts += camps
-        if self.revealed < NUM_TILES:
-            layout = self.layout
-            explorer = self.explorer
-            base = g.A_EXPLORE
-            for pos in range(NUM_TILES):
-                if layout[pos] < 0 and explorer[pos] < 0:
-                    acts.append(base + pos)
-        hand = self.hand[p]
-        if hand >= 2:
-            costs = g.offer_cost
-            for c in self.offers:
-                if self._affords(costs[c], p):
-                    acts.append(g.A_PYRAMID)
-                    break
-        if self.revealed == NUM_TILES and self.favours != 3 and not occ[g.pituk_space]:
-            acts.append(g.A_PITUK)
-        if self.start != p and not occ[g.start_space]:
-            acts.append(g.A_START)
-        if self.round > 1 and hand >= 2 and self.reserve[p] > 0 and self._space_open(g.grow_space, bit):
-            acts.append(g.A_GROW)
-        if not acts:
-            return [0]
-        return acts
-
     def _apply(self, action: int, player: int) -> None:
         if player == CHANCE:
             self._apply_chance(action)
@@ -568,13 +660,20 @@ class NakumState(State):
                     return
                 s = action - g.A_BASIC
                 self.hand[player] -= 1
-                self.occ[s] |= 1 << player
-                self.passes = 0
-                self._effect(g.basic_effect[s], player)
+                bit = 1 << player
+                o = self.occ[s] | bit
+                self.occ[s] = o
+                self._seen_occ[s] = o
+                sb = 1 << s
+                self._mine[player] |= sb
+                if o != bit or g.space_single[s]:
+                    self._full |= sb
+                self._active |= g.basic_tile_bit[s]
+                self._effect(g.basic_plan[s], player)
             elif action < g.A_EXPLORE:
                 t = action - g.A_CAMP
                 self.hand[player] -= 1
-                self.occ[g.camp_space[t]] |= 1 << player
+                self._occupy(g.camp_space[t], player)
                 self.passes = 0
                 self.ctx = t
                 self.phase = CAMP
@@ -582,6 +681,8 @@ class NakumState(State):
                 pos = action - g.A_EXPLORE
                 self.hand[player] -= 1
                 self.explorer[pos] = player
+                self._seen_explorer[pos] = player
+                self._explorable &= ~(1 << pos)
                 self.tokens[player] += 1
                 self._end_turn(player)
             elif action == g.A_PYRAMID:
@@ -591,31 +692,31 @@ class NakumState(State):
                 self.phase = OFFER
             elif action == g.A_PITUK:
                 self.hand[player] -= 1
-                self.occ[g.pituk_space] |= 1 << player
+                self._occupy(g.pituk_space, player)
                 self.passes = 0
                 self.phase = FAVOUR
             elif action == g.A_START:
                 self.hand[player] -= 1
-                self.occ[g.start_space] |= 1 << player
+                self._occupy(g.start_space, player)
                 self.start = player
                 self._end_turn(player)
             else:  # grow the clan: two workers and one from the reserve
                 self.hand[player] -= 2
                 self.reserve[player] -= 1
                 self.workers[player] += 1
-                self.occ[g.grow_space] |= 1 << player
+                self._occupy(g.grow_space, player)
                 self._end_turn(player)
         elif phase == CAMP:
             t = self.ctx
             k = action - g.A_OPTION - t * MAX_OPTIONS
             self.cubes[t] |= 1 << k
             self.ctx = -1
-            self._effect(g.camp_effects[t][k], player)
+            self._effect(g.camp_plans[t][k], player)
         elif phase == BUY:
             c = action - g.A_BUY
             self.market.remove(c)
             self.bought[player].append(c)
-            self._card(g.market_effect[c], g.market_free[c], player)
+            self._card(g.market_plan[c], g.market_free[c], player)
         elif phase == OFFER:
             c = action - g.A_OFFER
             cost = g.offer_cost[c]
@@ -639,7 +740,7 @@ class NakumState(State):
             c = action - g.A_HERITAGE
             self.hands[player].remove(c)
             self.played[player].append(c)
-            self._card(g.heritage_effect[c], g.heritage_free[c], player)
+            self._card(g.heritage_plan[c], g.heritage_free[c], player)
         elif phase == FAVOUR:
             f = action - g.A_FAVOUR
             self.favours |= 1 << f
@@ -672,10 +773,24 @@ class NakumState(State):
             else:
                 self.phase = DAWN
 
+    def _occupy(self, space: int, p: int) -> None:
+        """A worker of ``p`` on ``space``: the board list and the sets derived from it."""
+        bit = 1 << p
+        o = self.occ[space] | bit
+        self.occ[space] = o
+        self._seen_occ[space] = o
+        sb = 1 << space
+        self._mine[p] |= sb
+        if o != bit or self.game.space_single[space]:
+            self._full |= sb
+
     def _apply_chance(self, a: int) -> None:
         head = self.draws.pop(0)
         if head < NUM_TILES:
             self.layout[head] = a
+            self._seen_layout[head] = a
+            self._explorable &= ~(1 << head)
+            self._on_board |= self.game.tile_basics_mask[a]
             self.tile_pos[a] = head
             self.revealed += 1
         elif head == DRAW_MARKET:
@@ -691,27 +806,59 @@ class NakumState(State):
             hand.sort()
         self._normalize()
 
-    def _gain(self, e: tuple[int, ...], p: int) -> None:
+    def _gain(self, plan: tuple[int, int, int, int, int], p: int) -> None:
+        """Pay and gain ``plan``'s resources (beyond the family card's limit they are lost) and its points."""
+        d0, d1, d2, points, _ = plan
         res = self.res
         lim = self.game.limits
         b = 3 * p
-        res[b] = min(res[b] - e[0] + e[3], lim[0])
-        res[b + 1] = min(res[b + 1] - e[1] + e[4], lim[1])
-        res[b + 2] = min(res[b + 2] - e[2] + e[5], lim[2])
-        self.tokens[p] += e[6]
+        # a store the effect does not touch is left as it is (it is within its limit already)
+        if d0:
+            v = res[b] + d0
+            res[b] = v if v < lim[0] else lim[0]
+        if d1:
+            v = res[b + 1] + d1
+            res[b + 1] = v if v < lim[1] else lim[1]
+        if d2:
+            v = res[b + 2] + d2
+            res[b + 2] = v if v < lim[2] else lim[2]
+        if points:
+            self.tokens[p] += points
 
-    def _effect(self, e: tuple[int, ...], p: int) -> None:
-        self._gain(e, p)
-        action = e[7]
+    def _effect(self, plan: tuple[int, int, int, int, int], p: int) -> None:
+        """A basic space's or camp option's effect; then its card to buy or play, or the next player's turn."""
+        d0, d1, d2, points, action = plan
+        res = self.res
+        g = self.game
+        lim = g.limits
+        b = 3 * p
+        if d0:
+            v = res[b] + d0
+            res[b] = v if v < lim[0] else lim[0]
+        if d1:
+            v = res[b + 1] + d1
+            res[b + 1] = v if v < lim[1] else lim[1]
+        if d2:
+            v = res[b + 2] + d2
+            res[b + 2] = v if v < lim[2] else lim[2]
+        if points:
+            self.tokens[p] += points
+        self.passes = 0
         if action == MARKET_ACTION:
             self.phase = BUY
         elif action == HERITAGE_ACTION:
             self.phase = PLAY
         else:
-            self._end_turn(p)
+            hand = self.hand
+            for q in g.after[p]:
+                if hand[q]:
+                    self.phase = DAY
+                    self.to_move = q
+                    return
+            self._end_day()
 
-    def _card(self, e: tuple[int, ...], free_camp: bool, p: int) -> None:
-        self._gain(e, p)
+    def _card(self, plan: tuple[int, int, int, int, int], free_camp: bool, p: int) -> None:
+        self._gain(plan, p)
         if free_camp and any(self.cubes):
             self.phase = FREE
         else:
@@ -722,7 +869,7 @@ class NakumState(State):
         g = self.game
         for p, c in enumerate(self.choice):
             self.played[p].append(c)
-            self._gain(g.heritage_effect[c], p)
+            self._gain(g.heritage_plan[c], p)
         self.choice = [-1] * g.num_players
         self.phase = REVEAL
         self.to_move = self.start
@@ -731,11 +878,9 @@ class NakumState(State):
     def _end_turn(self, p: int) -> None:
         """The next player with workers in hand is to place one; if nobody has any, the Day ends."""
         self.passes = 0
-        n = self.game.num_players
         hand = self.hand
-        for i in range(1, n + 1):
-            q = (p + i) % n
-            if hand[q] > 0:
+        for q in self.game.after[p]:
+            if hand[q]:
                 self.phase = DAY
                 self.to_move = q
                 return
@@ -772,6 +917,7 @@ class NakumState(State):
             if self.explorer[pos] >= 0:
                 self.explorer[pos] = -1
                 self.draws.append(pos)
+        self._survey()
         self.draws += [DRAW_MARKET] * MARKET_SIZE + [DRAW_OFFERING] * OFFERINGS_SIZE
         self.phase = DAWN
         self.to_move = self.start
@@ -1022,6 +1168,14 @@ class NakumState(State):
         new.offer_count = self.offer_count
         new.end_triggered = self.end_triggered
         new.passes = self.passes
+        new._full = self._full
+        new._mine = self._mine.copy()
+        new._active = self._active
+        new._on_board = self._on_board
+        new._explorable = self._explorable
+        new._seen_occ = self._seen_occ.copy()
+        new._seen_layout = self._seen_layout.copy()
+        new._seen_explorer = self._seen_explorer.copy()
         return new
 
     def _resample(self, player: int, rng: random.Random) -> NakumState:
@@ -1199,6 +1353,7 @@ class NakumState(State):
                 raise RecordError("saved Nakum state has a black cube on a camp option that does not exist")
         if not self.draws and self.phase == DAWN:
             raise RecordError("saved Nakum state is waiting for a dawn that has nothing to wait for")
+        self._survey()
 
     # ------------------------------------------------------------------ view
     def view(self, player: int | None = None) -> dict[str, Any]:
