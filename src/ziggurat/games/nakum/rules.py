@@ -69,6 +69,8 @@ CENTRAL = ("pyramid", "pituk", "start", "grow")
 PLACEMENT_STEPS = 4  # place, option, card, cube: the most decisions one worker can take
 
 _POP = [bin(i).count("1") for i in range(16)]
+NOBODY_EXPLORES = [-1] * NUM_TILES
+NIGHT_DRAWS = (DRAW_MARKET,) * MARKET_SIZE + (DRAW_OFFERING,) * OFFERINGS_SIZE
 
 SPEC = GameSpec(
     id="nakum",
@@ -190,6 +192,8 @@ class NakumGame(Game):
         self.camp_plans = [[_plan(e) for e in effects] for effects in self.camp_effects]
         self.market_plan = [_plan(e) for e in self.market_effect]
         self.heritage_plan = [_plan(e) for e in self.heritage_effect]
+        # a basic space as placed on: its bit, its tile's bit, its effect
+        self.basic_place = [(1 << s, 1 << self.basic_tile[s], self.basic_plan[s]) for s in range(nb)]
         self.offer_cost = [x.cost for x in c.offerings]
         self.offer_sacrifice = [x.sacrifice for x in c.offerings]
         self.limits = c.family.limits
@@ -219,7 +223,7 @@ class NakumGame(Game):
         assert nb <= 16, "at most two basic spaces on each of the eight tiles"
         self.free_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 0)
         self.cost_basics = [(1 << s, c0, c1, c2) for s, (kind, c0, c1, c2) in enumerate(self.basic_need) if kind == 1]
-        self.cost_basics_mask = sum(bit for bit, *_ in self.cost_basics)
+        self.basics_affordable: dict[tuple[int, int, int], int] = {}  # see affordable_basics
         self.market_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 2)
         self.heritage_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 3)
         self.tile_basics_mask = [sum(1 << s for s in ids) for ids in self.tile_basics]
@@ -259,6 +263,19 @@ class NakumGame(Game):
         self.market_ids = {m.id: i for i, m in enumerate(c.market)}
         self.offer_ids = {x.id: i for i, x in enumerate(c.offerings)}
         self.heritage_ids = {h.id: i for i, h in enumerate(c.heritage)}
+
+    def affordable_basics(self, m0: int, m1: int, m2: int) -> int:
+        """The basic spaces (a bit set) whose effect needs nothing, or only resources the store (m0, m1, m2) holds.
+
+        Remembered for each store seen: the listing of placements asks for every
+        player's store at every turn, and a game meets only a few hundred.
+        """
+        basics = self.free_basics
+        for bit, c0, c1, c2 in self.cost_basics:
+            if m0 >= c0 and m1 >= c1 and m2 >= c2:
+                basics |= bit
+        self.basics_affordable[m0, m1, m2] = basics
+        return basics
 
     @property
     def num_actions(self) -> int:
@@ -385,7 +402,8 @@ class NakumState(State):
         """Derive the bit sets the placement listing reads from the board lists.
 
         ``_full``: spaces nobody more may enter; ``_mine[p]``: spaces with a worker of
-        player ``p`` (closed to ``p`` even where another may still join); ``_active``:
+        player ``p`` (closed to ``p`` even where another may still join; kept only where
+        two players may share a space, otherwise every taken space is full); ``_active``:
         tiles with a worker on a basic space (their camp is open); ``_on_board``: basic
         spaces of face-up tiles; ``_explorable``: face-down positions with no explorer.
         ``_apply`` keeps them in step move by move; the ``_seen_*`` copies are the lists
@@ -402,9 +420,10 @@ class NakumState(State):
             if o:
                 if g.space_single[s] or _POP[o] >= 2:
                     full |= 1 << s
-                for q in range(n):
-                    if o >> q & 1:
-                        mine[q] |= 1 << s
+                if g.shared_spaces:
+                    for q in range(n):
+                        if o >> q & 1:
+                            mine[q] |= 1 << s
                 if s < nb:
                     active |= g.basic_tile_bit[s]
         on_board = 0
@@ -479,7 +498,11 @@ class NakumState(State):
                     return
             else:
                 return
-            draws.pop(0)
+            # nothing changes while draws are dropped: the whole run of this kind goes at once
+            k = 1
+            while k < len(draws) and draws[k] == head:
+                k += 1
+            del draws[:k]
         if self.phase == DAWN:
             self._start_day()
 
@@ -499,12 +522,10 @@ class NakumState(State):
         closed = self._full | self._mine[player]
         # basic spaces: face up, open to the player, and what the space needs is at hand
         open_basics = self._on_board & ~closed
-        basics = open_basics & g.free_basics
-        x = open_basics & g.cost_basics_mask
-        if x:
-            for bit, c0, c1, c2 in g.cost_basics:
-                if x & bit and m0 >= c0 and m1 >= c1 and m2 >= c2:
-                    basics |= bit
+        basics = g.basics_affordable.get((m0, m1, m2))
+        if basics is None:
+            basics = g.affordable_basics(m0, m1, m2)
+        basics &= open_basics
         market_ok = -1  # whether some market card is affordable, found once when needed
         x = open_basics & g.market_basics
         if x:
@@ -659,17 +680,19 @@ class NakumState(State):
                     self._pass(player)
                     return
                 s = action - g.A_BASIC
+                space_bit, tile_bit, plan = g.basic_place[s]
                 self.hand[player] -= 1
-                bit = 1 << player
-                o = self.occ[s] | bit
+                o = self.occ[s] | 1 << player
                 self.occ[s] = o
                 self._seen_occ[s] = o
-                sb = 1 << s
-                self._mine[player] |= sb
-                if o != bit or g.space_single[s]:
-                    self._full |= sb
-                self._active |= g.basic_tile_bit[s]
-                self._effect(g.basic_plan[s], player)
+                if g.shared_spaces:
+                    self._mine[player] |= space_bit
+                    if o != 1 << player or g.space_single[s]:
+                        self._full |= space_bit
+                else:  # every space takes one worker: taken is full (and _mine is not needed)
+                    self._full |= space_bit
+                self._active |= tile_bit
+                self._effect(plan, player)
             elif action < g.A_EXPLORE:
                 t = action - g.A_CAMP
                 self.hand[player] -= 1
@@ -715,7 +738,7 @@ class NakumState(State):
         elif phase == BUY:
             c = action - g.A_BUY
             self.market.remove(c)
-            self.bought[player].append(c)
+            self.bought[player] = [*self.bought[player], c]
             self._card(g.market_plan[c], g.market_free[c], player)
         elif phase == OFFER:
             c = action - g.A_OFFER
@@ -729,7 +752,7 @@ class NakumState(State):
             self.workers[player] -= sac
             self.sacrificed[player] += sac
             self.offers.remove(c)
-            self.made[player].append(c)
+            self.made[player] = [*self.made[player], c]
             if self.first_offer[player] < 0:
                 self.first_offer[player] = self.offer_count
             self.offer_count += 1
@@ -738,8 +761,8 @@ class NakumState(State):
             self._end_turn(player)
         elif phase == PLAY:
             c = action - g.A_HERITAGE
-            self.hands[player].remove(c)
-            self.played[player].append(c)
+            self.hands[player] = [x for x in self.hands[player] if x != c]
+            self.played[player] = [*self.played[player], c]
             self._card(g.heritage_plan[c], g.heritage_free[c], player)
         elif phase == FAVOUR:
             f = action - g.A_FAVOUR
@@ -761,7 +784,7 @@ class NakumState(State):
             self._end_turn(player)
         elif phase == HERITAGE_SETUP:
             c = action - g.A_HERITAGE
-            self.hands[player].remove(c)
+            self.hands[player] = [x for x in self.hands[player] if x != c]
             self.choice[player] = c
             if min(self.choice) >= 0:
                 self._resolve_heritage()
@@ -780,8 +803,11 @@ class NakumState(State):
         self.occ[space] = o
         self._seen_occ[space] = o
         sb = 1 << space
-        self._mine[p] |= sb
-        if o != bit or self.game.space_single[space]:
+        if self.game.shared_spaces:
+            self._mine[p] |= sb
+            if o != bit or self.game.space_single[space]:
+                self._full |= sb
+        else:  # every space takes one worker: taken is full (and _mine is not needed)
             self._full |= sb
 
     def _apply_chance(self, a: int) -> None:
@@ -801,9 +827,7 @@ class NakumState(State):
             self.offers.append(a)
         else:
             self.box.remove(a)
-            hand = self.hands[head - DRAW_DEAL]
-            hand.append(a)
-            hand.sort()
+            self.hands[head - DRAW_DEAL] = sorted([*self.hands[head - DRAW_DEAL], a])
         self._normalize()
 
     def _gain(self, plan: tuple[int, int, int, int, int], p: int) -> None:
@@ -868,7 +892,7 @@ class NakumState(State):
         """Everyone has chosen: the cards are shown and taken (setup)."""
         g = self.game
         for p, c in enumerate(self.choice):
-            self.played[p].append(c)
+            self.played[p] = [*self.played[p], c]
             self._gain(g.heritage_plan[c], p)
         self.choice = [-1] * g.num_players
         self.phase = REVEAL
@@ -908,29 +932,33 @@ class NakumState(State):
             self.phase = OVER
             self.draws = []
             return
-        for p in range(g.num_players):
-            self.reserve[p] += self.sacrificed[p]
-            self.sacrificed[p] = 0
+        n = g.num_players
+        self.reserve = [r + x for r, x in zip(self.reserve, self.sacrificed, strict=True)]
+        self.sacrificed = [0] * n
         self.occ = [0] * g.num_spaces
-        self.pyramid = [0] * g.num_players
-        for pos in range(NUM_TILES):
-            if self.explorer[pos] >= 0:
-                self.explorer[pos] = -1
-                self.draws.append(pos)
-        self._survey()
-        self.draws += [DRAW_MARKET] * MARKET_SIZE + [DRAW_OFFERING] * OFFERINGS_SIZE
+        self._seen_occ = [0] * g.num_spaces
+        self._full = self._active = 0
+        self._mine = [0] * n
+        self.pyramid = [0] * n
+        explorer = self.explorer
+        if explorer != NOBODY_EXPLORES:
+            for pos in range(NUM_TILES):
+                if explorer[pos] >= 0:
+                    explorer[pos] = -1
+                    self.draws.append(pos)
+                    self._explorable |= 1 << pos  # face down until revealed at dawn
+            self._seen_explorer = explorer.copy()
+        self.draws += NIGHT_DRAWS
         self.phase = DAWN
         self.to_move = self.start
         self._normalize()
 
     def _start_day(self) -> None:
         g = self.game
-        n = g.num_players
         while True:
             self.round += 1
             self.hand = self.workers.copy()
-            for i in range(n):
-                q = (self.start + i) % n
+            for q in g.after[self.start - 1]:  # from the start player on
                 if self.hand[q] > 0:
                     self.phase = DAY
                     self.to_move = q
@@ -1152,7 +1180,9 @@ class NakumState(State):
         new.offers = self.offers.copy()
         new.offer_deck = self.offer_deck.copy()
         new.offer_discard = self.offer_discard.copy()
-        new.hands = [h.copy() for h in self.hands]
+        # the players' card lists are shared with the copy: a move never changes one in place,
+        # it puts a new list in the player's place (so a copy for search costs four short lists)
+        new.hands = self.hands.copy()
         new.choice = self.choice.copy()
         new.box = self.box.copy()
         new.res = self.res.copy()
@@ -1161,9 +1191,9 @@ class NakumState(State):
         new.hand = self.hand.copy()
         new.reserve = self.reserve.copy()
         new.sacrificed = self.sacrificed.copy()
-        new.bought = [x.copy() for x in self.bought]
-        new.played = [x.copy() for x in self.played]
-        new.made = [x.copy() for x in self.made]
+        new.bought = self.bought.copy()
+        new.played = self.played.copy()
+        new.made = self.made.copy()
         new.first_offer = self.first_offer.copy()
         new.offer_count = self.offer_count
         new.end_triggered = self.end_triggered
