@@ -10,10 +10,11 @@ premium for being close to paying an active offering.
 
 from __future__ import annotations
 
+import functools
 import random
 
 from ziggurat.core.game import State
-from ziggurat.games.nakum.rules import BUY, CAMP, FAVOUR, FREE, OFFER, OVER, PLAY, NakumState
+from ziggurat.games.nakum.rules import BUY, CAMP, FAVOUR, FREE, OFFER, OVER, PLAY, NakumGame, NakumState
 
 SUB_DECISIONS = (CAMP, BUY, OFFER, PLAY, FAVOUR, FREE)
 WORKER_VALUE = 2.5  # a clan worker: about one point per action over the rounds left
@@ -30,34 +31,81 @@ def relative_value(state: NakumState, p: int) -> float:
     return value(state, p) - max(others)
 
 
+class _Premiums(dict[tuple[int, int, int, int], float]):
+    """The premium for being close to paying an offering, by (offering, maize, skins, masks) held.
+
+    Filled as stores are met (a few thousand at most, the family card bounds them):
+    a search values every player at the end of every playout.
+    """
+
+    def __init__(self, game: NakumGame):
+        super().__init__()
+        per = game.per_point
+        self.terms = []
+        for c, cost in enumerate(game.offer_cost):
+            gain = (
+                game.offer_points[c]
+                - cost[0] / per[0]
+                - cost[1] / per[1]
+                - cost[2] / per[2]
+                - WORKER_VALUE * game.offer_sacrifice[c]
+            )
+            self.terms.append((gain, cost[0] + cost[1] + cost[2], cost))
+
+    def __missing__(self, key: tuple[int, int, int, int]) -> float:
+        c, m, s, k = key
+        gain, total, cost = self.terms[c]
+        x = 0.0  # no premium: nothing to gain, or nothing to pay
+        if gain > 0 and total:
+            covered = min(m, cost[0]) + min(s, cost[1]) + min(k, cost[2])
+            x = OFFER_WEIGHT * gain * (covered / total) ** 2
+        self[key] = x
+        return x
+
+
+@functools.lru_cache(maxsize=16)
+def _premiums(game: NakumGame) -> _Premiums:
+    return _Premiums(game)
+
+
 def value(state: State, p: int) -> float:
     """How good ``state`` is for player ``p`` in points: the final score at the end, before it points so far
     plus what resources, workers, heritage cards and a nearly paid offering are worth for the rest of the game."""
     assert isinstance(state, NakumState)
-    offerings, cards, tokens, storage = state.score_terms(p)
-    score = float(offerings + cards + tokens + storage)
-    if state.phase == OVER:
-        return score
     g = state.game
     b = 3 * p
-    m, s, k = state.res[b], state.res[b + 1], state.res[b + 2]
+    res = state.res
+    m, s, k = res[b], res[b + 1], res[b + 2]
     per = g.per_point
+    # score_terms written out: this runs for every player at the end of every search playout
+    storage = m // per[0] + s // per[1] + k // per[2]
+    points = state.tokens[p]
+    table = g.offer_points
+    for x in state.made[p]:
+        points += table[x]
+    table = g.card_points
+    for x in state.bought[p]:
+        points += table[x]
+    table = g.heritage_points
+    for x in state.played[p]:
+        points += table[x]
+    score = float(points + storage)
+    if state.phase == OVER:
+        return score
     v = score - storage + m / per[0] + s / per[1] + k / per[2]
     if state.end_triggered:
         return v + HAND_VALUE * state.hand[p]
     premium = 0.0
-    enough_workers = state.workers[p] >= 2
-    for c in state.offers:
-        cost = g.offer_cost[c]
-        total = cost[0] + cost[1] + cost[2]
-        covered = min(m, cost[0]) + min(s, cost[1]) + min(k, cost[2])
-        sac = g.offer_sacrifice[c]
-        gain = g.offer_points[c] - cost[0] / per[0] - cost[1] / per[1] - cost[2] / per[2] - WORKER_VALUE * sac
-        if gain > 0 and enough_workers and total:
-            premium = max(premium, OFFER_WEIGHT * gain * (covered / total) ** 2)
+    workers = state.workers[p]
+    if workers >= 2:  # no offering without two workers
+        premiums = _premiums(g)
+        for c in state.offers:
+            bonus = premiums[c, m, s, k]
+            if bonus > premium:
+                premium = bonus
     v += premium
-    v += WORKER_VALUE * state.workers[p] + HAND_VALUE * state.hand[p]
-    if state.workers[p] < 2:
+    v += WORKER_VALUE * workers + HAND_VALUE * state.hand[p]
+    if workers < 2:
         v -= CRIPPLED
     v += HERITAGE_VALUE * len(state.hands[p])
     if state.start == p:
@@ -71,7 +119,7 @@ def _best(state: NakumState, p: int, depth: int) -> float:
         for a in state.legal_actions():
             child = state.clone()
             assert isinstance(child, NakumState)
-            child.apply_action(a)
+            child.apply_trusted(a, p)  # an action just listed: no need to check it again
             best = max(best, _best(child, p, depth - 1))
         return best
     return relative_value(state, p)
@@ -88,7 +136,7 @@ def heuristic(state: State, player: int, rng: random.Random) -> int:
     for a in legal:
         child = state.clone()
         assert isinstance(child, NakumState)
-        child.apply_action(a, player)
+        child.apply_trusted(a, player)  # an action just listed: no need to check it again
         v = _best(child, player, 3)
         if v > best_value + 1e-9:
             best, best_value = [a], v

@@ -933,8 +933,9 @@ class NakumState(State):
             self.draws = []
             return
         n = g.num_players
-        self.reserve = [r + x for r, x in zip(self.reserve, self.sacrificed, strict=True)]
-        self.sacrificed = [0] * n
+        if any(self.sacrificed):
+            self.reserve = [r + x for r, x in zip(self.reserve, self.sacrificed, strict=True)]
+            self.sacrificed = [0] * n
         self.occ = [0] * g.num_spaces
         self._seen_occ = [0] * g.num_spaces
         self._full = self._active = 0
