@@ -232,6 +232,13 @@ class NakumGame(Game):
         self.basic_ids_low = [[self.A_BASIC + s for s in range(8) if m >> s & 1] for m in range(256)]
         self.basic_ids_high = [[self.A_BASIC + 8 + s for s in range(8) if m >> s & 1] for m in range(256)]
         self.bits_of = [tuple(i for i in range(8) if m >> i & 1) for m in range(256)]
+        self.camp_ids = [[self.A_CAMP + t for t in range(NUM_TILES) if m >> t & 1] for m in range(256)]
+        self.camp_free_options = [free for _, _, _, _, free in self.tile_needs]
+        # a camp option as its decision is listed: (option, cost, action)
+        self.camp_choices = [[(k, *e[:3], e[7]) for k, e in enumerate(effects)] for effects in self.camp_effects]
+        self.pituk_bit = 1 << self.pituk_space
+        self.start_bit = 1 << self.start_space
+        self.grow_bit = 1 << self.grow_space
         # the next players after p, clockwise
         self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
         self.explore_ids = [[self.A_EXPLORE + pos for pos in range(NUM_TILES) if m >> pos & 1] for m in range(256)]
@@ -307,9 +314,11 @@ class NakumState(State):
         # derived from the board, never saved or compared (see _survey)
         "_active",
         "_explorable",
+        "_free_camps",
         "_full",
         "_mine",
         "_on_board",
+        "_seen_cubes",
         "_seen_explorer",
         "_seen_layout",
         "_seen_occ",
@@ -405,7 +414,8 @@ class NakumState(State):
         player ``p`` (closed to ``p`` even where another may still join; kept only where
         two players may share a space, otherwise every taken space is full); ``_active``:
         tiles with a worker on a basic space (their camp is open); ``_on_board``: basic
-        spaces of face-up tiles; ``_explorable``: face-down positions with no explorer.
+        spaces of face-up tiles; ``_explorable``: face-down positions with no explorer;
+        ``_free_camps``: tiles whose camp has an uncovered option that needs nothing.
         ``_apply`` keeps them in step move by move; the ``_seen_*`` copies are the lists
         they were derived from, so a board changed by hand (tests, tools) is surveyed
         again instead of being read through stale sets.
@@ -435,6 +445,11 @@ class NakumState(State):
                 explorable |= 1 << pos
         self._full = full
         self._mine = mine
+        self._free_camps = 0
+        for t, covered in enumerate(self.cubes):
+            if g.camp_free_options[t] & ~covered:
+                self._free_camps |= 1 << t
+        self._seen_cubes = self.cubes.copy()
         self._active = active
         self._on_board = on_board
         self._explorable = explorable
@@ -477,11 +492,18 @@ class NakumState(State):
         return [(c, p) for c in pool]
 
     def sample_chance(self, rng: random.Random) -> int:
-        pool = self._pool()
+        head = self.draws[0]
+        if head == DRAW_MARKET:  # the common draw, taken first
+            pool = self.market_deck
+        else:
+            pool = self._pool()
         return pool[int(rng.random() * len(pool))]
 
     def _chance_legal(self, outcome: int) -> bool:
-        if self.draws[0] < NUM_TILES:
+        head = self.draws[0]
+        if head == DRAW_MARKET:
+            return outcome in self.market_deck
+        if head < NUM_TILES:
             return outcome in range(NUM_TILES) and self.tile_pos[outcome] < 0
         return outcome in self._pool()
 
@@ -511,7 +533,12 @@ class NakumState(State):
         if self.phase != DAY:
             return self._follow_up_actions(player)
         # the placements (most decisions are one): bit sets of spaces, tiles and positions
-        if self.occ != self._seen_occ or self.layout != self._seen_layout or self.explorer != self._seen_explorer:
+        if (
+            self.occ != self._seen_occ
+            or self.layout != self._seen_layout
+            or self.explorer != self._seen_explorer
+            or self.cubes != self._seen_cubes
+        ):
             self._survey()
         g = self.game
         res = self.res
@@ -544,28 +571,30 @@ class NakumState(State):
         # camps of tiles with a worker on a basic space, open to the player, with an option it can take
         camps = self._active & ~(closed >> g.num_basics)
         if camps:
-            cubes = self.cubes
-            tile_needs = g.tile_needs
-            for t in g.bits_of[camps]:
-                _, _, options, full, free = tile_needs[t]
-                covered = cubes[t]
-                if free & ~covered:  # an uncovered option that needs nothing
-                    acts.append(g.A_CAMP + t)
-                    continue
-                if covered == full:
-                    continue
-                for k, kind, c0, c1, c2 in options:
-                    if covered >> k & 1:
+            ok = camps & self._free_camps  # an uncovered option that needs nothing
+            camps &= ~ok
+            if camps:  # the other options: what each needs
+                cubes = self.cubes
+                tile_needs = g.tile_needs
+                for t in g.bits_of[camps]:
+                    _, _, options, full, _ = tile_needs[t]
+                    covered = cubes[t]
+                    if covered == full:
                         continue
-                    if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
-                        acts.append(g.A_CAMP + t)
-                        break
-                    if kind == 2:
-                        if market_ok < 0:
-                            market_ok = self._market_ok(player)
-                        if market_ok:
-                            acts.append(g.A_CAMP + t)
+                    for k, kind, c0, c1, c2 in options:
+                        if covered >> k & 1:
+                            continue
+                        if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
+                            ok |= 1 << t
                             break
+                        if kind == 2:
+                            if market_ok < 0:
+                                market_ok = self._market_ok(player)
+                            if market_ok:
+                                ok |= 1 << t
+                                break
+            if ok:
+                acts += g.camp_ids[ok]
         if self._explorable:
             acts += g.explore_ids[self._explorable]
         hand = self.hand[player]
@@ -576,11 +605,11 @@ class NakumState(State):
                 if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
                     acts.append(g.A_PYRAMID)
                     break
-        if self.revealed == NUM_TILES and self.favours != 3 and not closed >> g.pituk_space & 1:
+        if self.revealed == NUM_TILES and self.favours != 3 and not closed & g.pituk_bit:
             acts.append(g.A_PITUK)
-        if self.start != player and not closed >> g.start_space & 1:
+        if self.start != player and not closed & g.start_bit:
             acts.append(g.A_START)
-        if self.round > 1 and hand >= 2 and self.reserve[player] > 0 and not closed >> g.grow_space & 1:
+        if self.round > 1 and hand >= 2 and self.reserve[player] > 0 and not closed & g.grow_bit:
             acts.append(g.A_GROW)
         if not acts:
             return [0]
@@ -608,10 +637,21 @@ class NakumState(State):
             t = self.ctx
             base = g.A_OPTION + t * MAX_OPTIONS
             covered = self.cubes[t]
+            res = self.res
+            b = 3 * player
+            m0 = res[b]
+            m1 = res[b + 1]
+            m2 = res[b + 2]
             options = []
-            for k, e in enumerate(g.camp_effects[t]):
-                if not covered >> k & 1 and self._can(e, player):
-                    options.append(base + k)
+            for k, c0, c1, c2, action in g.camp_choices[t]:
+                if covered >> k & 1 or m0 < c0 or m1 < c1 or m2 < c2:
+                    continue
+                if action == MARKET_ACTION:
+                    if not self._market_ok(player):
+                        continue
+                elif action == HERITAGE_ACTION and not self.hands[player]:
+                    continue
+                options.append(base + k)
             return options
         if phase == HERITAGE_SETUP or phase == PLAY:
             return [g.A_HERITAGE + c for c in self.hands[player]]
@@ -732,7 +772,11 @@ class NakumState(State):
         elif phase == CAMP:
             t = self.ctx
             k = action - g.A_OPTION - t * MAX_OPTIONS
-            self.cubes[t] |= 1 << k
+            covered = self.cubes[t] | 1 << k
+            self.cubes[t] = covered
+            self._seen_cubes[t] = covered
+            if not g.camp_free_options[t] & ~covered:
+                self._free_camps &= ~(1 << t)
             self.ctx = -1
             self._effect(g.camp_plans[t][k], player)
         elif phase == BUY:
@@ -780,7 +824,11 @@ class NakumState(State):
             self._normalize()
         elif phase == FREE:
             t, k = divmod(action - g.A_FREE, MAX_OPTIONS)
-            self.cubes[t] &= ~(1 << k)
+            covered = self.cubes[t] & ~(1 << k)
+            self.cubes[t] = covered
+            self._seen_cubes[t] = covered
+            if g.camp_free_options[t] & ~covered:
+                self._free_camps |= 1 << t
             self._end_turn(player)
         elif phase == HERITAGE_SETUP:
             c = action - g.A_HERITAGE
@@ -1204,6 +1252,8 @@ class NakumState(State):
         new._active = self._active
         new._on_board = self._on_board
         new._explorable = self._explorable
+        new._free_camps = self._free_camps
+        new._seen_cubes = self._seen_cubes.copy()
         new._seen_occ = self._seen_occ.copy()
         new._seen_layout = self._seen_layout.copy()
         new._seen_explorer = self._seen_explorer.copy()
