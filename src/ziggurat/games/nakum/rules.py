@@ -104,9 +104,12 @@ def _eff(e: Effect) -> tuple[int, int, int, int, int, int, int, int]:
     return (*e.cost, *e.gain, e.action)
 
 
-def _plan(e: tuple[int, ...]) -> tuple[int, int, int, int, int]:
-    """An effect as applied: what it adds to each store (gain less cost), its points and its action."""
-    return (e[3] - e[0], e[4] - e[1], e[5] - e[2], e[6], e[7])
+Plan = tuple[int, int, int, int, int, int, int, int]
+
+
+def _plan(e: tuple[int, ...], limits: tuple[int, int, int]) -> Plan:
+    """An effect as applied: what it adds to each store (gain less cost), its points, its action, the stores' limits."""
+    return (e[3] - e[0], e[4] - e[1], e[5] - e[2], e[6], e[7], *limits)
 
 
 class NakumGame(Game):
@@ -188,10 +191,11 @@ class NakumGame(Game):
         self.heritage_effect = [_eff(h.effect) for h in c.heritage]
         self.heritage_free = [h.free_camp for h in c.heritage]
         # effects as applied: (net maize, net skins, net masks, points, action), cost and gain in one
-        self.basic_plan = [_plan(e) for e in self.basic_effect]
-        self.camp_plans = [[_plan(e) for e in effects] for effects in self.camp_effects]
-        self.market_plan = [_plan(e) for e in self.market_effect]
-        self.heritage_plan = [_plan(e) for e in self.heritage_effect]
+        lim = c.family.limits
+        self.basic_plan = [_plan(e, lim) for e in self.basic_effect]
+        self.camp_plans = [[_plan(e, lim) for e in effects] for effects in self.camp_effects]
+        self.market_plan = [_plan(e, lim) for e in self.market_effect]
+        self.heritage_plan = [_plan(e, lim) for e in self.heritage_effect]
         # a basic space as placed on: its bit, its tile's bit, its effect
         self.basic_place = [(1 << s, 1 << self.basic_tile[s], self.basic_plan[s]) for s in range(nb)]
         self.offer_cost = [x.cost for x in c.offerings]
@@ -461,12 +465,9 @@ class NakumState(State):
     def current_player(self) -> int:
         if self.draws:
             return CHANCE
-        phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase == HERITAGE_SETUP:
-            return SIMULTANEOUS
-        return self.to_move
+        if HERITAGE_SETUP < self.phase < OVER:  # the common case first: one player decides
+            return self.to_move
+        return TERMINAL if self.phase == OVER else SIMULTANEOUS
 
     def players_to_move(self) -> tuple[int, ...]:
         """At the setup's heritage choice: everyone who has not chosen yet."""
@@ -653,19 +654,37 @@ class NakumState(State):
                     continue
                 options.append(base + k)
             return options
-        if phase == HERITAGE_SETUP or phase == PLAY:
-            return [g.A_HERITAGE + c for c in self.hands[player]]
+        # (plain loops rather than comprehensions: these lists hold a few ids)
+        if phase == PLAY or phase == HERITAGE_SETUP:
+            cards = []
+            base = g.A_HERITAGE
+            for c in self.hands[player]:
+                cards.append(base + c)
+            return cards
+        if phase == FREE:
+            cubes = []
+            for t, covered in enumerate(self.cubes):
+                if covered:
+                    base = g.A_FREE + t * MAX_OPTIONS
+                    for k in g.bits_of[covered]:
+                        cubes.append(base + k)
+            return cubes
         if phase == OFFER:
-            return sorted(g.A_OFFER + c for c in self.offers if self._affords(g.offer_cost[c], player))
+            res = self.res
+            b = 3 * player
+            m0 = res[b]
+            m1 = res[b + 1]
+            m2 = res[b + 2]
+            costs = g.offer_cost
+            offers = []
+            for c in self.offers:
+                cost = costs[c]
+                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
+                    offers.append(g.A_OFFER + c)
+            offers.sort()
+            return offers
         if phase == FAVOUR:
             return [g.A_FAVOUR + f for f in range(len(FAVOURS)) if not self.favours >> f & 1]
-        if phase == FREE:
-            out = []
-            for t, cubes in enumerate(self.cubes):
-                if cubes:
-                    base = g.A_FREE + t * MAX_OPTIONS
-                    out += [base + k for k in g.bits_of[cubes]]
-            return out
         if phase == REVEAL:
             return [g.A_REVEAL + pos for pos in range(NUM_TILES) if self.layout[pos] < 0]
         return []
@@ -860,16 +879,16 @@ class NakumState(State):
 
     def _apply_chance(self, a: int) -> None:
         head = self.draws.pop(0)
-        if head < NUM_TILES:
+        if head == DRAW_MARKET:
+            self.market_deck.remove(a)
+            self.market.append(a)
+        elif head < NUM_TILES:
             self.layout[head] = a
             self._seen_layout[head] = a
             self._explorable &= ~(1 << head)
             self._on_board |= self.game.tile_basics_mask[a]
             self.tile_pos[a] = head
             self.revealed += 1
-        elif head == DRAW_MARKET:
-            self.market_deck.remove(a)
-            self.market.append(a)
         elif head == DRAW_OFFERING:
             self.offer_deck.remove(a)
             self.offers.append(a)
@@ -878,41 +897,38 @@ class NakumState(State):
             self.hands[head - DRAW_DEAL] = sorted([*self.hands[head - DRAW_DEAL], a])
         self._normalize()
 
-    def _gain(self, plan: tuple[int, int, int, int, int], p: int) -> None:
+    def _gain(self, plan: Plan, p: int) -> None:
         """Pay and gain ``plan``'s resources (beyond the family card's limit they are lost) and its points."""
-        d0, d1, d2, points, _ = plan
+        d0, d1, d2, points, _, l0, l1, l2 = plan
         res = self.res
-        lim = self.game.limits
         b = 3 * p
         # a store the effect does not touch is left as it is (it is within its limit already)
         if d0:
             v = res[b] + d0
-            res[b] = v if v < lim[0] else lim[0]
+            res[b] = v if v < l0 else l0
         if d1:
             v = res[b + 1] + d1
-            res[b + 1] = v if v < lim[1] else lim[1]
+            res[b + 1] = v if v < l1 else l1
         if d2:
             v = res[b + 2] + d2
-            res[b + 2] = v if v < lim[2] else lim[2]
+            res[b + 2] = v if v < l2 else l2
         if points:
             self.tokens[p] += points
 
-    def _effect(self, plan: tuple[int, int, int, int, int], p: int) -> None:
+    def _effect(self, plan: Plan, p: int) -> None:
         """A basic space's or camp option's effect; then its card to buy or play, or the next player's turn."""
-        d0, d1, d2, points, action = plan
+        d0, d1, d2, points, action, l0, l1, l2 = plan
         res = self.res
-        g = self.game
-        lim = g.limits
         b = 3 * p
         if d0:
             v = res[b] + d0
-            res[b] = v if v < lim[0] else lim[0]
+            res[b] = v if v < l0 else l0
         if d1:
             v = res[b + 1] + d1
-            res[b + 1] = v if v < lim[1] else lim[1]
+            res[b + 1] = v if v < l1 else l1
         if d2:
             v = res[b + 2] + d2
-            res[b + 2] = v if v < lim[2] else lim[2]
+            res[b + 2] = v if v < l2 else l2
         if points:
             self.tokens[p] += points
         self.passes = 0
@@ -922,14 +938,14 @@ class NakumState(State):
             self.phase = PLAY
         else:
             hand = self.hand
-            for q in g.after[p]:
+            for q in self.game.after[p]:
                 if hand[q]:
                     self.phase = DAY
                     self.to_move = q
                     return
             self._end_day()
 
-    def _card(self, plan: tuple[int, int, int, int, int], free_camp: bool, p: int) -> None:
+    def _card(self, plan: Plan, free_camp: bool, p: int) -> None:
         self._gain(plan, p)
         if free_camp and any(self.cubes):
             self.phase = FREE
