@@ -196,8 +196,10 @@ class NakumGame(Game):
         self.camp_plans = [[_plan(e, lim) for e in effects] for effects in self.camp_effects]
         self.market_plan = [_plan(e, lim) for e in self.market_effect]
         self.heritage_plan = [_plan(e, lim) for e in self.heritage_effect]
-        # a basic space as placed on: its bit, its tile's bit, its effect
-        self.basic_place = [(1 << s, 1 << self.basic_tile[s], self.basic_plan[s]) for s in range(nb)]
+        # by action id, a basic space as placed on: the space, its bit, its tile's bit, its effect's plan
+        # (action 0 is pass, not a space)
+        self.basic_place: list[tuple[int, ...]] = [(0,) * 11]
+        self.basic_place += [(s, 1 << s, 1 << self.basic_tile[s], *self.basic_plan[s]) for s in range(nb)]
         self.offer_cost = [x.cost for x in c.offerings]
         self.offer_sacrifice = [x.sacrifice for x in c.offerings]
         self.limits = c.family.limits
@@ -620,7 +622,7 @@ class NakumState(State):
         """The decisions other than a placement: a worker's follow-ups, and the setup's."""
         g = self.game
         phase = self.phase
-        if phase == BUY:
+        if phase == BUY:  # the most frequent first
             res = self.res
             b = 3 * player
             m0 = res[b]
@@ -738,8 +740,8 @@ class NakumState(State):
                 if action == 0:
                     self._pass(player)
                     return
-                s = action - g.A_BASIC
-                space_bit, tile_bit, plan = g.basic_place[s]
+                # a basic space, the most frequent move: its effect written out here (see _effect)
+                s, space_bit, tile_bit, d0, d1, d2, points, then, l0, l1, l2 = g.basic_place[action]
                 self.hand[player] -= 1
                 o = self.occ[s] | 1 << player
                 self.occ[s] = o
@@ -751,7 +753,31 @@ class NakumState(State):
                 else:  # every space takes one worker: taken is full (and _mine is not needed)
                     self._full |= space_bit
                 self._active |= tile_bit
-                self._effect(plan, player)
+                res = self.res
+                b = 3 * player
+                if d0:
+                    v = res[b] + d0
+                    res[b] = v if v < l0 else l0
+                if d1:
+                    v = res[b + 1] + d1
+                    res[b + 1] = v if v < l1 else l1
+                if d2:
+                    v = res[b + 2] + d2
+                    res[b + 2] = v if v < l2 else l2
+                if points:
+                    self.tokens[player] += points
+                self.passes = 0
+                if then == MARKET_ACTION:
+                    self.phase = BUY
+                elif then == HERITAGE_ACTION:
+                    self.phase = PLAY
+                else:
+                    hand = self.hand
+                    for q in g.after[player]:
+                        if hand[q]:
+                            self.to_move = q
+                            return
+                    self._end_day()
             elif action < g.A_EXPLORE:
                 t = action - g.A_CAMP
                 self.hand[player] -= 1
