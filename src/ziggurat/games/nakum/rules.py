@@ -229,7 +229,7 @@ class NakumGame(Game):
         assert nb <= 16, "at most two basic spaces on each of the eight tiles"
         self.free_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 0)
         self.cost_basics = [(1 << s, c0, c1, c2) for s, (kind, c0, c1, c2) in enumerate(self.basic_need) if kind == 1]
-        self.basics_affordable: dict[tuple[int, int, int], int] = {}  # see affordable_basics
+        self.store_masks: dict[tuple[int, int, int], tuple[int, int, int]] = {}  # see affordable
         self.market_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 2)
         self.heritage_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 3)
         self.tile_basics_mask = [sum(1 << s for s in ids) for ids in self.tile_basics]
@@ -277,18 +277,27 @@ class NakumGame(Game):
         self.offer_ids = {x.id: i for i, x in enumerate(c.offerings)}
         self.heritage_ids = {h.id: i for i, h in enumerate(c.heritage)}
 
-    def affordable_basics(self, m0: int, m1: int, m2: int) -> int:
-        """The basic spaces (a bit set) whose effect needs nothing, or only resources the store (m0, m1, m2) holds.
+    def affordable(self, m0: int, m1: int, m2: int) -> tuple[int, int, int]:
+        """What a store of (m0, m1, m2) maize, skins and masks can pay for, as bit sets: the basic
+        spaces whose effect needs nothing or only resources, the market cards and the offerings.
 
-        Remembered for each store seen: the listing of placements asks for every
-        player's store at every turn, and a game meets only a few hundred.
+        Remembered for each store seen (in ``store_masks``): the listings ask for the
+        mover's store at every decision, and a game meets only a few hundred.
         """
         basics = self.free_basics
         for bit, c0, c1, c2 in self.cost_basics:
             if m0 >= c0 and m1 >= c1 and m2 >= c2:
                 basics |= bit
-        self.basics_affordable[m0, m1, m2] = basics
-        return basics
+        cards = 0
+        for c, (c0, c1, c2) in enumerate(self.market_cost):
+            if m0 >= c0 and m1 >= c1 and m2 >= c2:
+                cards |= 1 << c
+        offers = 0
+        for c, (c0, c1, c2) in enumerate(self.offer_cost):
+            if m0 >= c0 and m1 >= c1 and m2 >= c2:
+                offers |= 1 << c
+        masks = self.store_masks[m0, m1, m2] = (basics, cards, offers)
+        return masks
 
     @property
     def num_actions(self) -> int:
@@ -552,23 +561,22 @@ class NakumState(State):
         closed = self._full | self._mine[player]
         # basic spaces: face up, open to the player, and what the space needs is at hand
         open_basics = self._on_board & ~closed
-        basics = g.basics_affordable.get((m0, m1, m2))
-        if basics is None:
-            basics = g.affordable_basics(m0, m1, m2)
+        masks = g.store_masks.get((m0, m1, m2))
+        if masks is None:
+            masks = g.affordable(m0, m1, m2)
+        basics, cards, offers = masks
         basics &= open_basics
         market_ok = -1  # whether some market card is affordable, found once when needed
         x = open_basics & g.market_basics
         if x:
             market_ok = 0
-            costs = g.market_cost
             for c in self.market:
-                cost = costs[c]
-                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
+                if cards >> c & 1:
                     market_ok = 1
                     basics |= x
                     break
-        has_hand = bool(self.hands[player])
-        if has_hand:
+        heritage_hand = self.hands[player]
+        if heritage_hand:
             basics |= open_basics & g.heritage_basics
         acts = g.basic_ids_low[basics & 255] + g.basic_ids_high[basics >> 8]
         # camps of tiles with a worker on a basic space, open to the player, with an option it can take
@@ -587,12 +595,16 @@ class NakumState(State):
                     for k, kind, c0, c1, c2 in options:
                         if covered >> k & 1:
                             continue
-                        if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and has_hand):
+                        if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and heritage_hand):
                             ok |= 1 << t
                             break
                         if kind == 2:
                             if market_ok < 0:
-                                market_ok = self._market_ok(player)
+                                market_ok = 0
+                                for c in self.market:
+                                    if cards >> c & 1:
+                                        market_ok = 1
+                                        break
                             if market_ok:
                                 ok |= 1 << t
                                 break
@@ -602,10 +614,8 @@ class NakumState(State):
             acts += g.explore_ids[self._explorable]
         hand = self.hand[player]
         if hand >= 2:
-            costs = g.offer_cost
             for c in self.offers:
-                cost = costs[c]
-                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
+                if offers >> c & 1:
                     acts.append(g.A_PYRAMID)
                     break
         if self.revealed == NUM_TILES and self.favours != 3 and not closed & g.pituk_bit:
@@ -625,15 +635,15 @@ class NakumState(State):
         if phase == BUY:  # the most frequent first
             res = self.res
             b = 3 * player
-            m0 = res[b]
-            m1 = res[b + 1]
-            m2 = res[b + 2]
-            costs = g.market_cost
+            masks = g.store_masks.get((res[b], res[b + 1], res[b + 2]))
+            if masks is None:
+                masks = g.affordable(res[b], res[b + 1], res[b + 2])
+            affordable = masks[1]
+            base = g.A_BUY
             cards = []
             for c in self.market:
-                cost = costs[c]
-                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
-                    cards.append(g.A_BUY + c)
+                if affordable >> c & 1:
+                    cards.append(base + c)
             cards.sort()
             return cards
         if phase == CAMP:
@@ -674,15 +684,15 @@ class NakumState(State):
         if phase == OFFER:
             res = self.res
             b = 3 * player
-            m0 = res[b]
-            m1 = res[b + 1]
-            m2 = res[b + 2]
-            costs = g.offer_cost
+            masks = g.store_masks.get((res[b], res[b + 1], res[b + 2]))
+            if masks is None:
+                masks = g.affordable(res[b], res[b + 1], res[b + 2])
+            affordable = masks[2]
+            base = g.A_OFFER
             offers = []
             for c in self.offers:
-                cost = costs[c]
-                if m0 >= cost[0] and m1 >= cost[1] and m2 >= cost[2]:
-                    offers.append(g.A_OFFER + c)
+                if affordable >> c & 1:
+                    offers.append(base + c)
             offers.sort()
             return offers
         if phase == FAVOUR:
