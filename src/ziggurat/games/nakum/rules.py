@@ -326,35 +326,33 @@ class NakumState(State):
     """A Nakum position."""
 
     __slots__ = (
-        # derived from the board, never saved or compared (see _survey)
+        # _cubes, _explorer, _layout, _occ: the board lists (handed out by the properties
+        # cubes, explorer, layout, occ); the other underscored names are bit sets derived
+        # from them, never saved or compared (see _survey)
         "_active",
+        "_cubes",
         "_explorable",
+        "_explorer",
         "_free_camps",
         "_full",
+        "_layout",
         "_mine",
+        "_occ",
         "_on_board",
-        "_seen_cubes",
-        "_seen_explorer",
-        "_seen_layout",
-        "_seen_occ",
-        # the position
+        "_stale",
         "bought",
         "box",
         "choice",
         "ctx",
-        "cubes",
         "draws",
         "end_triggered",
-        "explorer",
         "favours",
         "first_offer",
         "hand",
         "hands",
-        "layout",
         "made",
         "market",
         "market_deck",
-        "occ",
         "offer_count",
         "offer_deck",
         "offer_discard",
@@ -391,13 +389,13 @@ class NakumState(State):
             self.draws += [DRAW_DEAL + p for p in range(n)]
         self.reveals_left = 0
         self.ctx = -1  # the tile whose camp is being used
-        self.layout = [-1] * NUM_TILES  # position -> tile index, -1 face down
+        self._layout = [-1] * NUM_TILES  # position -> tile index, -1 face down
         self.tile_pos = [-1] * NUM_TILES  # tile index -> position, -1 not revealed
         self.revealed = 0
-        self.explorer = [-1] * NUM_TILES  # position -> player exploring it this round
-        self.occ = [0] * game.num_spaces  # bitmask of players on a space
+        self._explorer = [-1] * NUM_TILES  # position -> player exploring it this round
+        self._occ = [0] * game.num_spaces  # bitmask of players on a space
         self.pyramid = [0] * n  # workers on the pyramid
-        self.cubes = [0] * NUM_TILES  # bitmask of covered camp options
+        self._cubes = [0] * NUM_TILES  # bitmask of covered camp options
         self.favours = 0  # bitmask of Pituk's used favours
         self.market: list[int] = []
         self.market_deck = list(range(len(c.market)))
@@ -431,9 +429,11 @@ class NakumState(State):
         tiles with a worker on a basic space (their camp is open); ``_on_board``: basic
         spaces of face-up tiles; ``_explorable``: face-down positions with no explorer;
         ``_free_camps``: tiles whose camp has an uncovered option that needs nothing.
-        ``_apply`` keeps them in step move by move; the ``_seen_*`` copies are the lists
-        they were derived from, so a board changed by hand (tests, tools) is surveyed
-        again instead of being read through stale sets.
+        ``_apply`` keeps them in step move by move. The board lists themselves are
+        reached from outside only through the properties ``occ``, ``layout``,
+        ``explorer`` and ``cubes``, which mark the sets stale (whoever holds a list may
+        change it: a test or a tool setting up a position by hand), so they are
+        surveyed again before the next listing instead of being read stale.
         """
         g = self.game
         n = g.num_players
@@ -441,7 +441,7 @@ class NakumState(State):
         full = 0
         mine = [0] * n
         active = 0
-        for s, o in enumerate(self.occ):
+        for s, o in enumerate(self._occ):
             if o:
                 if g.space_single[s] or _POP[o] >= 2:
                     full |= 1 << s
@@ -453,24 +453,65 @@ class NakumState(State):
                     active |= g.basic_tile_bit[s]
         on_board = 0
         explorable = 0
-        for pos, t in enumerate(self.layout):
+        for pos, t in enumerate(self._layout):
             if t >= 0:
                 on_board |= g.tile_basics_mask[t]
-            elif self.explorer[pos] < 0:
+            elif self._explorer[pos] < 0:
                 explorable |= 1 << pos
         self._full = full
         self._mine = mine
         self._free_camps = 0
-        for t, covered in enumerate(self.cubes):
+        for t, covered in enumerate(self._cubes):
             if g.camp_free_options[t] & ~covered:
                 self._free_camps |= 1 << t
-        self._seen_cubes = self.cubes.copy()
         self._active = active
         self._on_board = on_board
         self._explorable = explorable
-        self._seen_occ = self.occ.copy()
-        self._seen_layout = self.layout.copy()
-        self._seen_explorer = self.explorer.copy()
+        self._stale = False
+
+    @property
+    def occ(self) -> list[int]:
+        """Per space, the players on it (a bit set each). Reading it marks the derived sets stale."""
+        self._stale = True
+        return self._occ
+
+    @occ.setter
+    def occ(self, value: list[int]) -> None:
+        self._occ = value
+        self._stale = True
+
+    @property
+    def layout(self) -> list[int]:
+        """Per position, the face-up tile there (-1: face down). Reading it marks the derived sets stale."""
+        self._stale = True
+        return self._layout
+
+    @layout.setter
+    def layout(self, value: list[int]) -> None:
+        self._layout = value
+        self._stale = True
+
+    @property
+    def explorer(self) -> list[int]:
+        """Per position, the player exploring it this round (-1: none). Reading it marks the derived sets stale."""
+        self._stale = True
+        return self._explorer
+
+    @explorer.setter
+    def explorer(self, value: list[int]) -> None:
+        self._explorer = value
+        self._stale = True
+
+    @property
+    def cubes(self) -> list[int]:
+        """Per tile, its camp options covered by a black cube (a bit set). Reading it marks the derived sets stale."""
+        self._stale = True
+        return self._cubes
+
+    @cubes.setter
+    def cubes(self, value: list[int]) -> None:
+        self._cubes = value
+        self._stale = True
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
@@ -545,12 +586,7 @@ class NakumState(State):
         if self.phase != DAY:
             return self._follow_up_actions(player)
         # the placements (most decisions are one): bit sets of spaces, tiles and positions
-        if (
-            self.occ != self._seen_occ
-            or self.layout != self._seen_layout
-            or self.explorer != self._seen_explorer
-            or self.cubes != self._seen_cubes
-        ):
+        if self._stale:
             self._survey()
         g = self.game
         res = self.res
@@ -585,7 +621,7 @@ class NakumState(State):
             ok = camps & self._free_camps  # an uncovered option that needs nothing
             camps &= ~ok
             if camps:  # the other options: what each needs
-                cubes = self.cubes
+                cubes = self._cubes
                 tile_needs = g.tile_needs
                 for t in g.bits_of[camps]:
                     _, _, options, full, _ = tile_needs[t]
@@ -649,7 +685,7 @@ class NakumState(State):
         if phase == CAMP:
             t = self.ctx
             base = g.A_OPTION + t * MAX_OPTIONS
-            covered = self.cubes[t]
+            covered = self._cubes[t]
             res = self.res
             b = 3 * player
             m0 = res[b]
@@ -675,7 +711,7 @@ class NakumState(State):
             return cards
         if phase == FREE:
             cubes = []
-            for t, covered in enumerate(self.cubes):
+            for t, covered in enumerate(self._cubes):
                 if covered:
                     base = g.A_FREE + t * MAX_OPTIONS
                     for k in g.bits_of[covered]:
@@ -698,7 +734,7 @@ class NakumState(State):
         if phase == FAVOUR:
             return [g.A_FAVOUR + f for f in range(len(FAVOURS)) if not self.favours >> f & 1]
         if phase == REVEAL:
-            return [g.A_REVEAL + pos for pos in range(NUM_TILES) if self.layout[pos] < 0]
+            return [g.A_REVEAL + pos for pos in range(NUM_TILES) if self._layout[pos] < 0]
         return []
 
     def _affords(self, cost: tuple[int, ...], p: int) -> bool:
@@ -736,7 +772,7 @@ class NakumState(State):
         return 0
 
     def _space_open(self, space: int, bit: int) -> bool:
-        o = self.occ[space]
+        o = self._occ[space]
         return not o or (self.game.cap[space] == 2 and not o & bit and _POP[o] < 2)
 
     def _apply(self, action: int, player: int) -> None:
@@ -753,9 +789,8 @@ class NakumState(State):
                 # a basic space, the most frequent move: its effect written out here (see _effect)
                 s, space_bit, tile_bit, d0, d1, d2, points, then, l0, l1, l2 = g.basic_place[action]
                 self.hand[player] -= 1
-                o = self.occ[s] | 1 << player
-                self.occ[s] = o
-                self._seen_occ[s] = o
+                o = self._occ[s] | 1 << player
+                self._occ[s] = o
                 if g.shared_spaces:
                     self._mine[player] |= space_bit
                     if o != 1 << player or g.space_single[s]:
@@ -798,8 +833,7 @@ class NakumState(State):
             elif action < g.A_PYRAMID:
                 pos = action - g.A_EXPLORE
                 self.hand[player] -= 1
-                self.explorer[pos] = player
-                self._seen_explorer[pos] = player
+                self._explorer[pos] = player
                 self._explorable &= ~(1 << pos)
                 self.tokens[player] += 1
                 self._end_turn(player)
@@ -827,9 +861,8 @@ class NakumState(State):
         elif phase == CAMP:
             t = self.ctx
             k = action - g.A_OPTION - t * MAX_OPTIONS
-            covered = self.cubes[t] | 1 << k
-            self.cubes[t] = covered
-            self._seen_cubes[t] = covered
+            covered = self._cubes[t] | 1 << k
+            self._cubes[t] = covered
             if not g.camp_free_options[t] & ~covered:
                 self._free_camps &= ~(1 << t)
             self.ctx = -1
@@ -879,9 +912,8 @@ class NakumState(State):
             self._normalize()
         elif phase == FREE:
             t, k = divmod(action - g.A_FREE, MAX_OPTIONS)
-            covered = self.cubes[t] & ~(1 << k)
-            self.cubes[t] = covered
-            self._seen_cubes[t] = covered
+            covered = self._cubes[t] & ~(1 << k)
+            self._cubes[t] = covered
             if g.camp_free_options[t] & ~covered:
                 self._free_camps |= 1 << t
             self._end_turn(player)
@@ -902,9 +934,8 @@ class NakumState(State):
     def _occupy(self, space: int, p: int) -> None:
         """A worker of ``p`` on ``space``: the board list and the sets derived from it."""
         bit = 1 << p
-        o = self.occ[space] | bit
-        self.occ[space] = o
-        self._seen_occ[space] = o
+        o = self._occ[space] | bit
+        self._occ[space] = o
         sb = 1 << space
         if self.game.shared_spaces:
             self._mine[p] |= sb
@@ -919,8 +950,7 @@ class NakumState(State):
             self.market_deck.remove(a)
             self.market.append(a)
         elif head < NUM_TILES:
-            self.layout[head] = a
-            self._seen_layout[head] = a
+            self._layout[head] = a
             self._explorable &= ~(1 << head)
             self._on_board |= self.game.tile_basics_mask[a]
             self.tile_pos[a] = head
@@ -983,7 +1013,7 @@ class NakumState(State):
 
     def _card(self, plan: Plan, free_camp: bool, p: int) -> None:
         self._gain(plan, p)
-        if free_camp and any(self.cubes):
+        if free_camp and any(self._cubes):
             self.phase = FREE
         else:
             self._end_turn(p)
@@ -1036,19 +1066,17 @@ class NakumState(State):
         if any(self.sacrificed):
             self.reserve = [r + x for r, x in zip(self.reserve, self.sacrificed, strict=True)]
             self.sacrificed = [0] * n
-        self.occ = [0] * g.num_spaces
-        self._seen_occ = [0] * g.num_spaces
+        self._occ = [0] * g.num_spaces
         self._full = self._active = 0
         self._mine = [0] * n
         self.pyramid = [0] * n
-        explorer = self.explorer
+        explorer = self._explorer
         if explorer != NOBODY_EXPLORES:
             for pos in range(NUM_TILES):
                 if explorer[pos] >= 0:
                     explorer[pos] = -1
                     self.draws.append(pos)
                     self._explorable |= 1 << pos  # face down until revealed at dawn
-            self._seen_explorer = explorer.copy()
         self.draws += NIGHT_DRAWS
         self.phase = DAWN
         self.to_move = self.start
@@ -1101,7 +1129,7 @@ class NakumState(State):
                 return f"{text!r}: your worker is on the camp of {g.tiles[self.ctx].name}"
             if k >= len(g.tiles[t].camp):
                 return f"{text!r}: that camp has only {len(g.tiles[t].camp)} options"
-            if self.cubes[t] >> k & 1:
+            if self._cubes[t] >> k & 1:
                 return f"{text!r}: that option is covered by a black cube"
             return f"{text!r}: " + self._why_not_effect(g.camp_effects[t][k], player)
         if g.A_BUY <= action < g.A_OFFER:
@@ -1163,11 +1191,11 @@ class NakumState(State):
             if self.tile_pos[t] < 0:
                 return f"{g.tiles[t].name} is not face up"
             if action >= g.A_CAMP:
-                if self.cubes[t] == g.camp_full[t]:
+                if self._cubes[t] == g.camp_full[t]:
                     return "that camp is exhausted: every option has a black cube"
-                if not any(self.occ[s] for s in g.tile_basics[t]):
+                if not any(self._occ[s] for s in g.tile_basics[t]):
                     return f"a camp needs a worker (anyone's) on a basic space of {g.tiles[t].name}"
-            if self.occ[space] & bit:
+            if self._occ[space] & bit:
                 return "you already have a worker there"
             if not self._space_open(space, bit):
                 return "that space is full" + (
@@ -1178,7 +1206,7 @@ class NakumState(State):
             return "you can take none of the camp's open options"
         if action < g.A_PYRAMID:
             pos = action - g.A_EXPLORE
-            if self.layout[pos] >= 0:
+            if self._layout[pos] >= 0:
                 return f"the tile at position {pos + 1} is already face up"
             return f"the tile at position {pos + 1} already has an explorer this round"
         if action == g.A_PYRAMID:
@@ -1268,13 +1296,13 @@ class NakumState(State):
         new.draws = self.draws.copy()
         new.reveals_left = self.reveals_left
         new.ctx = self.ctx
-        new.layout = self.layout.copy()
+        new._layout = self._layout.copy()
         new.tile_pos = self.tile_pos.copy()
         new.revealed = self.revealed
-        new.explorer = self.explorer.copy()
-        new.occ = self.occ.copy()
+        new._explorer = self._explorer.copy()
+        new._occ = self._occ.copy()
         new.pyramid = self.pyramid.copy()
-        new.cubes = self.cubes.copy()
+        new._cubes = self._cubes.copy()
         new.favours = self.favours
         new.market = self.market.copy()
         new.market_deck = self.market_deck.copy()
@@ -1305,10 +1333,7 @@ class NakumState(State):
         new._on_board = self._on_board
         new._explorable = self._explorable
         new._free_camps = self._free_camps
-        new._seen_cubes = self._seen_cubes.copy()
-        new._seen_occ = self._seen_occ.copy()
-        new._seen_layout = self._seen_layout.copy()
-        new._seen_explorer = self._seen_explorer.copy()
+        new._stale = self._stale
         return new
 
     def _resample(self, player: int, rng: random.Random) -> NakumState:
@@ -1343,11 +1368,11 @@ class NakumState(State):
             "draws": list(self.draws),
             "reveals_left": self.reveals_left,
             "ctx": self.ctx,
-            "layout": list(self.layout),
-            "explorer": list(self.explorer),
-            "occ": list(self.occ),
+            "layout": list(self._layout),
+            "explorer": list(self._explorer),
+            "occ": list(self._occ),
             "pyramid": list(self.pyramid),
-            "cubes": list(self.cubes),
+            "cubes": list(self._cubes),
             "favours": self.favours,
             "market": list(self.market),
             "market_deck": sorted(self.market_deck),
@@ -1420,11 +1445,11 @@ class NakumState(State):
         self.draws = ints("draws", None, 0, DRAW_DEAL + n - 1)
         self.reveals_left = one("reveals_left", 0, 2)
         self.ctx = one("ctx", -1, NUM_TILES - 1)
-        self.layout = ints("layout", NUM_TILES, -1, NUM_TILES - 1)
-        self.explorer = ints("explorer", NUM_TILES, -1, n - 1)
-        self.occ = ints("occ", g.num_spaces, 0, (1 << n) - 1)
+        self._layout = ints("layout", NUM_TILES, -1, NUM_TILES - 1)
+        self._explorer = ints("explorer", NUM_TILES, -1, n - 1)
+        self._occ = ints("occ", g.num_spaces, 0, (1 << n) - 1)
         self.pyramid = ints("pyramid", n, 0, 8)
-        self.cubes = ints("cubes", NUM_TILES, 0, (1 << MAX_OPTIONS) - 1)
+        self._cubes = ints("cubes", NUM_TILES, 0, (1 << MAX_OPTIONS) - 1)
         self.favours = one("favours", 0, 3)
         nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
         self.market = ints("market", None, 0, nm - 1)
@@ -1451,11 +1476,11 @@ class NakumState(State):
         self.end_triggered = data["end_triggered"]
         self.passes = one("passes", 0, n)
         # consistency: every card and tile accounted for once
-        tiles = [t for t in self.layout if t >= 0]
+        tiles = [t for t in self._layout if t >= 0]
         if len(set(tiles)) != len(tiles):
             raise RecordError("saved Nakum state shows a tile twice")
         self.tile_pos = [-1] * NUM_TILES
-        for pos, t in enumerate(self.layout):
+        for pos, t in enumerate(self._layout):
             if t >= 0:
                 self.tile_pos[t] = pos
         self.revealed = len(tiles)
@@ -1482,7 +1507,7 @@ class NakumState(State):
         if self.phase == CAMP and self.ctx < 0:
             raise RecordError("saved Nakum state is using a camp of no tile")
         for t in range(NUM_TILES):
-            if self.cubes[t] & ~g.camp_full[t]:
+            if self._cubes[t] & ~g.camp_full[t]:
                 raise RecordError("saved Nakum state has a black cube on a camp option that does not exist")
         if not self.draws and self.phase == DAWN:
             raise RecordError("saved Nakum state is waiting for a dawn that has nothing to wait for")
@@ -1501,20 +1526,20 @@ class NakumState(State):
         g = self.game
         c = g.content
         n = g.num_players
-        occ = self.occ
+        occ = self._occ
 
         def who(mask: int) -> list[int]:
             return [q for q in range(n) if mask >> q & 1]
 
         tiles: list[dict[str, Any]] = []
         for pos in range(NUM_TILES):
-            t = self.layout[pos]
+            t = self._layout[pos]
             if t < 0:
                 tiles.append(
                     {
                         "position": pos + 1,
                         "tile": None,
-                        "explorer": self.explorer[pos] if self.explorer[pos] >= 0 else None,
+                        "explorer": self._explorer[pos] if self._explorer[pos] >= 0 else None,
                     }
                 )
                 continue
@@ -1525,7 +1550,7 @@ class NakumState(State):
                 for j, s in enumerate(g.tile_basics[t])
             ]  # fmt: skip
             options = [
-                {"number": k + 1, "text": e.text(), "covered": bool(self.cubes[t] >> k & 1)}
+                {"number": k + 1, "text": e.text(), "covered": bool(self._cubes[t] >> k & 1)}
                 for k, e in enumerate(tile.camp)
             ]
             tiles.append({
@@ -1538,7 +1563,7 @@ class NakumState(State):
                     "workers": who(occ[g.camp_space[t]]),
                     "capacity": g.cap[g.camp_space[t]],
                     "active": any(occ[s] for s in g.tile_basics[t]),
-                    "exhausted": self.cubes[t] == g.camp_full[t],
+                    "exhausted": self._cubes[t] == g.camp_full[t],
                 },
             })  # fmt: skip
         players = []
