@@ -22,6 +22,9 @@ def test_sets_kept_move_by_move_match_a_fresh_survey_of_the_board(players: int, 
     state = game_with(players).new_initial_state()
     assert isinstance(state, NakumState)
     rng = random.Random(seed)
+    fresh = state._copy()
+    fresh._survey()
+    assert _derived(state) == _derived(fresh), "a new state's sets are those of its board"
     while not state.is_terminal():
         cur = state.current_player()
         if cur == CHANCE:

@@ -247,6 +247,9 @@ class NakumGame(Game):
         self.grow_bit = 1 << self.grow_space
         # the next players after p, clockwise
         self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
+        self.setup_draws = [DRAW_OFFERING] * OFFERINGS_SIZE + [DRAW_MARKET] * MARKET_SIZE
+        self.setup_draws += [DRAW_DEAL + p for _ in range(HAND_SIZE) for p in range(n)]
+        self.free_camps = sum(1 << t for t, free in enumerate(self.camp_free_options) if free)
         self.explore_ids = [[self.A_EXPLORE + pos for pos in range(NUM_TILES) if m >> pos & 1] for m in range(256)]
         texts = ["pass"]
         for s in range(nb):
@@ -384,9 +387,7 @@ class NakumState(State):
         self.to_move = 0
         self.round = 0
         self.start = 0
-        self.draws = [DRAW_OFFERING] * OFFERINGS_SIZE + [DRAW_MARKET] * MARKET_SIZE
-        for _ in range(HAND_SIZE):
-            self.draws += [DRAW_DEAL + p for p in range(n)]
+        self.draws = game.setup_draws.copy()
         self.reveals_left = 0
         self.ctx = -1  # the tile whose camp is being used
         self._layout = [-1] * NUM_TILES  # position -> tile index, -1 face down
@@ -418,7 +419,12 @@ class NakumState(State):
         self.offer_count = 0
         self.end_triggered = False
         self.passes = 0
-        self._survey()
+        # the derived sets of an empty board, face down (what _survey would find)
+        self._full = self._active = self._on_board = 0
+        self._mine = [0] * n
+        self._explorable = (1 << NUM_TILES) - 1
+        self._free_camps = game.free_camps
+        self._stale = False
 
     def _survey(self) -> None:
         """Derive the bit sets the placement listing reads from the board lists.
@@ -517,9 +523,10 @@ class NakumState(State):
     def current_player(self) -> int:
         if self.draws:
             return CHANCE
-        if HERITAGE_SETUP < self.phase < OVER:  # the common case first: one player decides
+        phase = self.phase
+        if phase != OVER and phase != HERITAGE_SETUP:  # the common case first: one player decides
             return self.to_move
-        return TERMINAL if self.phase == OVER else SIMULTANEOUS
+        return TERMINAL if phase == OVER else SIMULTANEOUS
 
     def players_to_move(self) -> tuple[int, ...]:
         """At the setup's heritage choice: everyone who has not chosen yet."""
@@ -530,13 +537,14 @@ class NakumState(State):
 
     # ---------------------------------------------------------------- chance
     def _pool(self) -> list[int]:
+        """What the next draw is made from (the deck, the box, or the tiles not yet face up)."""
         head = self.draws[0]
-        if head < NUM_TILES:
-            return [t for t in range(NUM_TILES) if self.tile_pos[t] < 0]
         if head == DRAW_MARKET:
             return self.market_deck
         if head == DRAW_OFFERING:
             return self.offer_deck
+        if head < NUM_TILES:
+            return [t for t in range(NUM_TILES) if self.tile_pos[t] < 0]
         return self.box
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -546,8 +554,11 @@ class NakumState(State):
 
     def sample_chance(self, rng: random.Random) -> int:
         head = self.draws[0]
-        if head == DRAW_MARKET:  # the common draw, taken first
+        # the decks first, without a call: most draws refill the market or the offerings
+        if head == DRAW_MARKET:
             pool = self.market_deck
+        elif head == DRAW_OFFERING:
+            pool = self.offer_deck
         else:
             pool = self._pool()
         return pool[int(rng.random() * len(pool))]
@@ -556,9 +567,11 @@ class NakumState(State):
         head = self.draws[0]
         if head == DRAW_MARKET:
             return outcome in self.market_deck
+        if head == DRAW_OFFERING:
+            return outcome in self.offer_deck
         if head < NUM_TILES:
             return outcome in range(NUM_TILES) and self.tile_pos[outcome] < 0
-        return outcome in self._pool()
+        return outcome in self.box
 
     def _normalize(self) -> None:
         """Drop draws that have nothing to do; start the Day once the Night's draws are done."""
