@@ -1083,17 +1083,26 @@ class NakumState(State):
         self._full = self._active = 0
         self._mine = [0] * n
         self.pyramid = [0] * n
+        draws = self.draws
         explorer = self._explorer
         if explorer != NOBODY_EXPLORES:
-            for pos in range(NUM_TILES):
-                if explorer[pos] >= 0:
+            for pos, who in enumerate(explorer):
+                if who >= 0:
                     explorer[pos] = -1
-                    self.draws.append(pos)
+                    draws.append(pos)
                     self._explorable |= 1 << pos  # face down until revealed at dawn
-        self.draws += NIGHT_DRAWS
         self.phase = DAWN
         self.to_move = self.start
-        self._normalize()
+        if draws:
+            draws += NIGHT_DRAWS
+            self._normalize()
+        # nothing to reveal: the refills that have nothing to do are dropped here, as _normalize would
+        elif len(self.market) < MARKET_SIZE and self.market_deck:
+            draws += NIGHT_DRAWS
+        elif len(self.offers) < OFFERINGS_SIZE and self.offer_deck:
+            draws += NIGHT_DRAWS[MARKET_SIZE:]
+        else:
+            self._start_day()
 
     def _start_day(self) -> None:
         g = self.game
