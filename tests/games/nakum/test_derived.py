@@ -13,7 +13,15 @@ from ziggurat.games.nakum.rules import NakumState
 
 
 def _derived(state: NakumState) -> tuple[object, ...]:
-    return (state._full, list(state._mine), state._active, state._on_board, state._explorable, state._free_camps)
+    return (
+        state._full,
+        list(state._mine),
+        state._active,
+        state._on_board,
+        state._explorable,
+        state._free_camps,
+        state._market_cards,
+    )
 
 
 @settings(max_examples=20, deadline=None)

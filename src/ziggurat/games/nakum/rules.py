@@ -329,9 +329,9 @@ class NakumState(State):
     """A Nakum position."""
 
     __slots__ = (
-        # _cubes, _explorer, _layout, _occ: the board lists (handed out by the properties
-        # cubes, explorer, layout, occ); the other underscored names are bit sets derived
-        # from them, never saved or compared (see _survey)
+        # _cubes, _explorer, _layout, _market, _occ: the board lists (handed out by the
+        # properties cubes, explorer, layout, market, occ); the other underscored names are
+        # bit sets derived from them, never saved or compared (see _survey)
         "_active",
         "_cubes",
         "_explorable",
@@ -339,6 +339,8 @@ class NakumState(State):
         "_free_camps",
         "_full",
         "_layout",
+        "_market",
+        "_market_cards",
         "_mine",
         "_occ",
         "_on_board",
@@ -354,7 +356,6 @@ class NakumState(State):
         "hand",
         "hands",
         "made",
-        "market",
         "market_deck",
         "offer_count",
         "offer_deck",
@@ -398,7 +399,8 @@ class NakumState(State):
         self.pyramid = [0] * n  # workers on the pyramid
         self._cubes = [0] * NUM_TILES  # bitmask of covered camp options
         self.favours = 0  # bitmask of Pituk's used favours
-        self.market: list[int] = []
+        self._market: list[int] = []
+        self._market_cards = 0
         self.market_deck = list(range(len(c.market)))
         self.offers: list[int] = []
         self.offer_deck = list(range(len(c.offerings)))
@@ -434,10 +436,11 @@ class NakumState(State):
         two players may share a space, otherwise every taken space is full); ``_active``:
         tiles with a worker on a basic space (their camp is open); ``_on_board``: basic
         spaces of face-up tiles; ``_explorable``: face-down positions with no explorer;
-        ``_free_camps``: tiles whose camp has an uncovered option that needs nothing.
+        ``_free_camps``: tiles whose camp has an uncovered option that needs nothing;
+        ``_market_cards``: the market's cards.
         ``_apply`` keeps them in step move by move. The board lists themselves are
         reached from outside only through the properties ``occ``, ``layout``,
-        ``explorer`` and ``cubes``, which mark the sets stale (whoever holds a list may
+        ``explorer``, ``cubes`` and ``market``, which mark the sets stale (whoever holds a list may
         change it: a test or a tool setting up a position by hand), so they are
         surveyed again before the next listing instead of being read stale.
         """
@@ -473,6 +476,9 @@ class NakumState(State):
         self._active = active
         self._on_board = on_board
         self._explorable = explorable
+        self._market_cards = 0
+        for c in self._market:
+            self._market_cards |= 1 << c
         self._stale = False
 
     @property
@@ -506,6 +512,17 @@ class NakumState(State):
     @explorer.setter
     def explorer(self, value: list[int]) -> None:
         self._explorer = value
+        self._stale = True
+
+    @property
+    def market(self) -> list[int]:
+        """The face-up market cards, in the order drawn. Reading it marks the derived sets stale."""
+        self._stale = True
+        return self._market
+
+    @market.setter
+    def market(self, value: list[int]) -> None:
+        self._market = value
         self._stale = True
 
     @property
@@ -579,7 +596,7 @@ class NakumState(State):
         while draws:
             head = draws[0]
             if head == DRAW_MARKET:
-                if len(self.market) < MARKET_SIZE and self.market_deck:
+                if len(self._market) < MARKET_SIZE and self.market_deck:
                     return
             elif head == DRAW_OFFERING:
                 if len(self.offers) < OFFERINGS_SIZE and self.offer_deck:
@@ -615,15 +632,9 @@ class NakumState(State):
             masks = g.affordable(m0, m1, m2)
         basics, cards, offers = masks
         basics &= open_basics
-        market_ok = -1  # whether some market card is affordable, found once when needed
-        x = open_basics & g.market_basics
-        if x:
-            market_ok = 0
-            for c in self.market:
-                if cards >> c & 1:
-                    market_ok = 1
-                    basics |= x
-                    break
+        market_ok = cards & self._market_cards  # some market card the player can pay for
+        if market_ok:
+            basics |= open_basics & g.market_basics
         heritage_hand = self.hands[player]
         if heritage_hand:
             basics |= open_basics & g.heritage_basics
@@ -647,16 +658,9 @@ class NakumState(State):
                         if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and heritage_hand):
                             ok |= 1 << t
                             break
-                        if kind == 2:
-                            if market_ok < 0:
-                                market_ok = 0
-                                for c in self.market:
-                                    if cards >> c & 1:
-                                        market_ok = 1
-                                        break
-                            if market_ok:
-                                ok |= 1 << t
-                                break
+                        if kind == 2 and market_ok:
+                            ok |= 1 << t
+                            break
             if ok:
                 acts += g.camp_ids[ok]
         if self._explorable:
@@ -690,7 +694,7 @@ class NakumState(State):
             affordable = masks[1]
             base = g.A_BUY
             cards = []
-            for c in self.market:
+            for c in self._market:
                 if affordable >> c & 1:
                     cards.append(base + c)
             cards.sort()
@@ -764,7 +768,7 @@ class NakumState(State):
         action = e[7]
         if action == MARKET_ACTION:
             costs = self.game.market_cost
-            for c in self.market:
+            for c in self._market:
                 m = costs[c]
                 if res[b] >= m[0] and res[b + 1] >= m[1] and res[b + 2] >= m[2]:
                     return True
@@ -778,7 +782,7 @@ class NakumState(State):
         b = 3 * p
         m0, m1, m2 = res[b], res[b + 1], res[b + 2]
         costs = self.game.market_cost
-        for c in self.market:
+        for c in self._market:
             m = costs[c]
             if m0 >= m[0] and m1 >= m[1] and m2 >= m[2]:
                 return 1
@@ -882,7 +886,8 @@ class NakumState(State):
             self._effect(g.camp_plans[t][k], player)
         elif phase == BUY:
             c = action - g.A_BUY
-            self.market.remove(c)
+            self._market.remove(c)
+            self._market_cards &= ~(1 << c)
             self.bought[player] = [*self.bought[player], c]
             self._card(g.market_plan[c], g.market_free[c], player)
         elif phase == OFFER:
@@ -914,8 +919,9 @@ class NakumState(State):
             self.favours |= 1 << f
             self.tokens[player] += 1
             if f == 0:  # all market cards shuffled together, five new ones
-                self.market_deck = sorted(self.market_deck + self.market)
-                self.market = []
+                self.market_deck = sorted(self.market_deck + self._market)
+                self._market = []
+                self._market_cards = 0
                 self.draws += [DRAW_MARKET] * MARKET_SIZE
             else:
                 self.offer_discard += self.offers
@@ -961,7 +967,8 @@ class NakumState(State):
         head = self.draws.pop(0)
         if head == DRAW_MARKET:
             self.market_deck.remove(a)
-            self.market.append(a)
+            self._market.append(a)
+            self._market_cards |= 1 << a
         elif head < NUM_TILES:
             self._layout[head] = a
             self._explorable &= ~(1 << head)
@@ -1097,7 +1104,7 @@ class NakumState(State):
             draws += NIGHT_DRAWS
             self._normalize()
         # nothing to reveal: the refills that have nothing to do are dropped here, as _normalize would
-        elif len(self.market) < MARKET_SIZE and self.market_deck:
+        elif len(self._market) < MARKET_SIZE and self.market_deck:
             draws += NIGHT_DRAWS
         elif len(self.offers) < OFFERINGS_SIZE and self.offer_deck:
             draws += NIGHT_DRAWS[MARKET_SIZE:]
@@ -1158,7 +1165,7 @@ class NakumState(State):
             c = action - g.A_BUY
             if phase != BUY:
                 return f"{text!r}: {pending.get(phase, 'you are not buying a market card now')}"
-            if c not in self.market:
+            if c not in self._market:
                 return f"{text!r}: that card is not face up in the market"
             return f"{text!r}: you can't pay {self._cost_text(g.market_cost[c])}"
         if g.A_OFFER <= action < g.A_HERITAGE:
@@ -1326,7 +1333,7 @@ class NakumState(State):
         new.pyramid = self.pyramid.copy()
         new._cubes = self._cubes.copy()
         new.favours = self.favours
-        new.market = self.market.copy()
+        new._market = self._market.copy()
         new.market_deck = self.market_deck.copy()
         new.offers = self.offers.copy()
         new.offer_deck = self.offer_deck.copy()
@@ -1356,6 +1363,7 @@ class NakumState(State):
         new._explorable = self._explorable
         new._free_camps = self._free_camps
         new._stale = self._stale
+        new._market_cards = self._market_cards
         return new
 
     def _resample(self, player: int, rng: random.Random) -> NakumState:
@@ -1396,7 +1404,7 @@ class NakumState(State):
             "pyramid": list(self.pyramid),
             "cubes": list(self._cubes),
             "favours": self.favours,
-            "market": list(self.market),
+            "market": list(self._market),
             "market_deck": sorted(self.market_deck),
             "offers": list(self.offers),
             "offer_deck": sorted(self.offer_deck),
@@ -1474,7 +1482,7 @@ class NakumState(State):
         self._cubes = ints("cubes", NUM_TILES, 0, (1 << MAX_OPTIONS) - 1)
         self.favours = one("favours", 0, 3)
         nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
-        self.market = ints("market", None, 0, nm - 1)
+        self._market = ints("market", None, 0, nm - 1)
         self.market_deck = ints("market_deck", None, 0, nm - 1)
         self.offers = ints("offers", None, 0, no - 1)
         self.offer_deck = ints("offer_deck", None, 0, no - 1)
@@ -1506,7 +1514,7 @@ class NakumState(State):
             if t >= 0:
                 self.tile_pos[t] = pos
         self.revealed = len(tiles)
-        market = self.market + self.market_deck + [x for b in self.bought for x in b]
+        market = self._market + self.market_deck + [x for b in self.bought for x in b]
         if sorted(market) != list(range(nm)):
             raise RecordError("saved Nakum state does not account for every market card exactly once")
         offers = self.offers + self.offer_deck + self.offer_discard + [x for m in self.made for x in m]
@@ -1524,7 +1532,7 @@ class NakumState(State):
             for i, lim in enumerate(g.limits):
                 if self.res[3 * p + i] > lim:
                     raise RecordError(f"saved Nakum state stores more than the family card allows for player {p + 1}")
-        if len(self.market) > MARKET_SIZE or len(self.offers) > OFFERINGS_SIZE:
+        if len(self._market) > MARKET_SIZE or len(self.offers) > OFFERINGS_SIZE:
             raise RecordError("saved Nakum state has too many face-up cards")
         if self.phase == CAMP and self.ctx < 0:
             raise RecordError("saved Nakum state is using a camp of no tile")
@@ -1631,7 +1639,7 @@ class NakumState(State):
             },
             "start_space": who(occ[g.start_space]),
             "grow_space": who(occ[g.grow_space]),
-            "market": [c.market[x].to_json() for x in self.market],
+            "market": [c.market[x].to_json() for x in self._market],
             "market_deck": len(self.market_deck),
             "offerings": [c.offerings[x].to_json() for x in self.offers],
             "offering_deck": len(self.offer_deck),
