@@ -627,10 +627,7 @@ class NakumState(State):
         closed = self._full | self._mine[player]
         # basic spaces: face up, open to the player, and what the space needs is at hand
         open_basics = self._on_board & ~closed
-        masks = g.store_masks.get((m0, m1, m2))
-        if masks is None:
-            masks = g.affordable(m0, m1, m2)
-        basics, cards, offers = masks
+        basics, cards, offers = g.store_masks.get((m0, m1, m2)) or g.affordable(m0, m1, m2)
         basics &= open_basics
         market_ok = cards & self._market_cards  # some market card the player can pay for
         if market_ok:
