@@ -576,6 +576,8 @@ class NakumState(State):
             pool = self.market_deck
         elif head == DRAW_OFFERING:
             pool = self.offer_deck
+        elif head >= DRAW_DEAL:
+            pool = self.box
         else:
             pool = self._pool()
         return pool[int(rng.random() * len(pool))]
@@ -1029,6 +1031,7 @@ class NakumState(State):
             self._end_day()
 
     def _card(self, plan: Plan, free_camp: bool, p: int) -> None:
+        """A market or heritage card's effect; then a black cube to remove, or the next player's turn."""
         self._gain(plan, p)
         if free_camp and any(self._cubes):
             self.phase = FREE
