@@ -284,8 +284,8 @@ class NakumGame(Game):
         """What a store of (m0, m1, m2) maize, skins and masks can pay for, as bit sets: the basic
         spaces whose effect needs nothing or only resources, the market cards and the offerings.
 
-        Remembered for each store seen (in ``store_masks``): the listings ask for the
-        mover's store at every decision, and a game meets only a few hundred.
+        Remembered for each store met (in ``store_masks``; the family card bounds them, 350
+        with the shipped one): the listings ask for the mover's store at every decision.
         """
         basics = self.free_basics
         for bit, c0, c1, c2 in self.cost_basics:
