@@ -16,8 +16,9 @@ What it measures:
   loop of checked calls (``legal_actions``, ``sample_chance``, ``apply_action``),
   which is what ``random_playout`` was before the fast path;
 * ``ismcts``: IS-MCTS iterations per second (random playouts, 2 players), the
-  median over a few positions of a game, the same positions in both trees (the
-  bot is handed the true state: it draws its own determinisations);
+  median over a few positions of a game, the same positions in both trees (drawn
+  with the public calls and a local stream; the bot is handed the true state: it
+  draws its own determinisations);
 * ``simulate``: seconds for ``ziggurat simulate`` from the command line (report
   and plots included), wall clock.
 
@@ -71,23 +72,58 @@ def _playout(game_id: str, players: int, seconds: float, mode: str, clock: str) 
             return {"steps": steps / elapsed, "games": games / elapsed}
 
 
+def _position(game: Any, seed: int, decisions: int) -> Any:
+    """A position ``decisions`` random decisions into a game, then through any chance that follows.
+
+    Drawn with the public calls and a local stream only (not the match's seeding,
+    which changed with the seed scheme), so both trees reach the very same
+    position as long as they list the same actions and outcomes.
+    """
+    import random
+
+    from ziggurat.core import CHANCE, SIMULTANEOUS
+
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    done = 0
+    while not state.is_terminal():
+        cur = state.current_player()
+        if cur == CHANCE:
+            u, acc = rng.random(), 0.0
+            outcomes = state.chance_outcomes()
+            pick = outcomes[-1][0]
+            for action, prob in outcomes:
+                acc += prob
+                if u < acc:
+                    pick = action
+                    break
+            state.apply_action(pick)
+            continue
+        if done >= decisions:
+            break
+        movers = state.players_to_move() if cur == SIMULTANEOUS else (cur,)
+        for p in movers:
+            legal = state.legal_actions(p)
+            state.apply_action(legal[int(rng.random() * len(legal))], p)
+        done += 1
+    return state
+
+
 def _ismcts(game_id: str, players: int, seconds: float, positions: int, clock: str) -> dict[str, float]:
     from ziggurat.bots.ismcts import ISMCTSBot
-    from ziggurat.core import Match, make_game
+    from ziggurat.core import make_game
 
     g = make_game(game_id, players)
     rates = []
     for k in range(positions):
-        m = Match(g, 7 + k)
-        m.run_bots(["random"] * players, max_steps=6 * k)
-        m.resolve_chance()
-        if m.state.is_terminal():
+        state = _position(g, 7 + k, 6 * k)
+        if state.is_terminal():
             continue
-        p = m.state.players_to_move()[0]
-        if len(m.state.legal_actions(p)) < 2:
+        p = state.players_to_move()[0]
+        if len(state.legal_actions(p)) < 2:
             continue
         bot = ISMCTSBot(g, p, seed=k, seconds=seconds, playout="random")
-        state = m.state.clone()
+        state = state.clone()
         now = _clock(clock)
         t = now()
         bot.choose(state)
