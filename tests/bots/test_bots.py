@@ -82,7 +82,7 @@ def _last_turn() -> KuhNahState:
     s.quarry_jade = [0, 0]
     s.jade = [0, 0]
     s.cells = [{_key(0, 0): idx("30a"), _key(0, 1): idx("29a")}, {_key(0, 0): idx("20a")}]
-    s.find_open_pairs()
+    s.recount()
     s.base_left = [0, 0]
     s.base_right = [1, 0]
     used = {*s.quarry, *s.cells[0].values(), *s.cells[1].values()}

@@ -61,7 +61,7 @@ def position(
         for (row, pos), name in cells.items():
             state.cells[p][_key(row - 1, pos - 1)] = idx(name)
             used.add(idx(name))
-    state.find_open_pairs()
+    state.recount()
     rest = [c for c in range(game.num_cards) if c not in used]
     if deck is not None:
         state.deck = sorted(idx(c) for c in deck)

@@ -188,6 +188,7 @@ class KuhNahState(State):
         "base_left",
         "base_right",
         "cells",
+        "current",
         "deck",
         "jade",
         "open_pairs",
@@ -208,6 +209,7 @@ class KuhNahState(State):
         n = game.num_players
         self.phase = SETUP_REMOVE if game.removed_count else SETUP_REVEAL
         self.to_move = 0
+        self.current = CHANCE  # who decides now, kept in step with phase and to_move (see current_player)
         self.quarry = [-1, -1]
         self.quarry_jade = [0, 0]
         self.deck = list(range(game.num_cards))  # not removed, not revealed; kept sorted
@@ -226,6 +228,10 @@ class KuhNahState(State):
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
+        return self.current
+
+    def _who(self) -> int:
+        """Who decides in this phase: the player to move on a turn or a placement, else chance or nobody."""
         phase = self.phase
         if phase == TURN or phase == PLACE:
             return self.to_move
@@ -304,7 +310,7 @@ class KuhNahState(State):
                 self.quarry_jade[slot] = 0
                 self.phase = PLACE
                 return
-            self.to_move = self.game.next_seat[player]
+            self.to_move = self.current = self.game.next_seat[player]
         elif phase == PLACE:
             g = self.game
             if action >= g.wild_base:
@@ -337,7 +343,10 @@ class KuhNahState(State):
             if key + 1 in cells:
                 insort(self.open_pairs[player], key)
             self.to_move = g.next_seat[player]
-            self.phase = REFILL if self.deck else OVER
+            if self.deck:
+                self.phase, self.current = REFILL, CHANCE
+            else:
+                self.phase, self.current = OVER, TERMINAL
         elif phase == SETUP_REVEAL or phase == REFILL:
             self.deck.remove(action)
             quarry = self.quarry
@@ -347,14 +356,14 @@ class KuhNahState(State):
                 quarry[1] = action
             if quarry[1] >= 0 and quarry[0] >= 0:
                 if phase == REFILL:
-                    self.phase = TURN
+                    self.phase, self.current = TURN, self.to_move
                 elif self.game.options["start-player"] == "random":
                     self.phase = SETUP_START
                 else:
-                    self.to_move = int(str(self.game.options["start-player"])) - 1
+                    self.to_move = self.current = int(str(self.game.options["start-player"])) - 1
                     self.phase = TURN
         elif phase == SETUP_START:
-            self.to_move = action
+            self.to_move = self.current = action
             self.phase = TURN
         elif phase == SETUP_REMOVE:
             self.deck.remove(action)
@@ -363,8 +372,9 @@ class KuhNahState(State):
                 self.removed.sort()
                 self.phase = SETUP_REVEAL
 
-    def find_open_pairs(self) -> None:
-        """Work out ``open_pairs`` from ``cells`` again (after the pyramids were set rather than played)."""
+    def recount(self) -> None:
+        """Work out again what play keeps in step (who decides, the open pairs), after fields were set by hand."""
+        self.current = self._who()
         self.open_pairs = [
             sorted(key for key in cells if key + 1 in cells and key + ROW not in cells) for cells in self.cells
         ]
@@ -522,6 +532,7 @@ class KuhNahState(State):
         new.game = self.game
         new.phase = self.phase
         new.to_move = self.to_move
+        new.current = self.current
         new.quarry = self.quarry.copy()
         new.quarry_jade = self.quarry_jade.copy()
         new.deck = self.deck.copy()
@@ -594,7 +605,7 @@ class KuhNahState(State):
         self.taken = int(data["taken"])
         self.jade = [int(j) for j in data["jade"]]
         self.cells = [{int(k): int(c) for k, c in cells} for cells in data["pyramids"]]
-        self.find_open_pairs()
+        self.recount()
         self.base_left = [int(x) for x in data["base_left"]]
         self.base_right = [int(x) for x in data["base_right"]]
         self.wild_used = [bool(x) for x in data["wild_used"]]
