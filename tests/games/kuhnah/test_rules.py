@@ -266,13 +266,16 @@ def test_placed_cards_never_move_and_slots_fill_once() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
-def test_open_pairs_kept_in_step_are_exactly_the_free_slots_over_two_cards(players: int) -> None:
-    """Placements read the open pairs kept move by move: they must be the pairs a full search finds."""
+def test_what_play_keeps_in_step_is_what_the_position_says(players: int) -> None:
+    """Who decides and the open pairs are kept move by move: they must be what the phase and a full search say."""
     game = game_with(players, **{"jade-wild": True})
     rng = random.Random(players)
     for _ in range(30):
         state = game.new_initial_state()
-        while not state.is_terminal():
+        while True:
+            assert state.current_player() == state._who()
+            if state.is_terminal():
+                break
             for p, cells in enumerate(state.cells):
                 found = sorted(k for k in cells if k + 1 in cells and k + ROW not in cells)
                 assert state.open_pairs[p] == found
