@@ -9,7 +9,7 @@ import pytest
 from ziggurat.core import CHANCE, SIMULTANEOUS, TERMINAL
 from ziggurat.core.errors import IllegalActionError, ParseActionError
 
-from .helpers import BASE, TOP, A, B, C, D, do, everything, game, outlines, position, roll, seg, texts
+from .helpers import AXIS, BASE, TOP, A, B, C, D, do, everything, game, outlines, position, roll, seg, texts
 
 # A complete, legal numbering of every block of the shipped sheet.
 FULL_VALUES = {5: 6, C: 4, 7: 5, D: 4, 9: 6, 10: 6, 11: 4, 12: 6, A: 5, 14: 3, B: 5, TOP: 2}
@@ -385,6 +385,23 @@ def test_bonuses_are_checked_at_the_end_of_the_round() -> None:
     assert st.view(0)["sheets"][0]["bonuses"] == []
     do(st, 1, "draw s3")
     assert st.view(0)["sheets"][0]["bonuses"] == ["base"]
+
+
+def test_a_loaded_sheet_that_earned_a_bonus_gets_it_at_the_round_end_whatever_it_does() -> None:
+    # Only a write or a mark earns a bonus, so a round checks only those players; a saved game
+    # may hold a sheet that earned bonuses without claiming them, and the first round end gives them.
+    g = game(2)
+    earned = _full(g, sorted({*BASE, *AXIS, A, C}))
+    st = position(players=2, die=1, sheets=[earned, {}], g=g)
+    do(st, 0, "pass")
+    do(st, 1, "draw s0")
+    assert st.view(0)["sheets"][0]["bonuses"] == ["base", "axis", "full", "A-C"]
+    assert st.is_terminal()  # the three normal bonuses were claimed
+    st = position(players=2, die=1, sheets=[earned, {}], g=g)
+    do(st, 1, "draw s0")
+    do(st, 0, "pass")
+    clone = st.clone()
+    assert clone.view(0)["sheets"][0]["bonuses"] == ["base", "axis", "full", "A-C"]
 
 
 # --------------------------------------------------------------------- end

@@ -67,7 +67,6 @@ AXIS_POINTS = 3
 END_BONUSES, END_ALL_PASSED = 1, 2
 _END_NAMES = {0: None, END_BONUSES: "the three normal bonuses were claimed", END_ALL_PASSED: "every player had to pass"}
 
-_NO_OPTIONS = (-1, -1, -1, -1, (), (), 0, 0)  # matches no sheet
 _ROLLS = tuple((k, 1.0 / DIE) for k in range(DIE))
 WITNESSES = 8  # precomputed six-segment trails tried before a search
 FIRST_CACHE = 50_000  # from-scratch "which segments begin a trail" answers kept per game
@@ -241,6 +240,8 @@ class KukulkanGame(Game):
             for entries in self.adj
         )
         self.outline_mask = tuple(sum(1 << s for s in sh.outline[b]) for b in range(B))
+        # outlines_of[s]: the outline masks of the blocks with segment s on their outline
+        self.outlines_of = tuple(tuple(o for o in self.outline_mask if o >> s & 1) for s in range(S))
         self.supports = sh.supports
         self.printed = tuple(b.value for b in sh.blocks)
         self.upper = tuple(b for b in range(B) if sh.blocks[b].row > 0)
@@ -496,6 +497,7 @@ class KukulkanState(State):
 
     __slots__ = (
         "alive",
+        "bonus_due",
         "bonus_pts",
         "claims",
         "die",
@@ -537,14 +539,18 @@ class KukulkanState(State):
         self.helps = [0] * n
         self.claims = [0] * n
         self.bonus_pts = [0] * n
+        # every player's bonuses are checked at the next round's end, not only the writers' and
+        # markers' (a loaded sheet may have earned one unclaimed)
+        self.bonus_due = False
         self.last: tuple[Any, ...] | None = None
         # alive[p]: (drawn mask, the trails clear of it, per n the segments beginning one of n)
         # last answered for p; a cache.
         self.alive: list[tuple[int, int, list[int]]] = [game.alive0] * n
-        # options[p]: (drawn, numbered, marked, closed blocks, writable (block, threshold),
-        # markable (block, value), bit t for each threshold t, bit m for each value m that a
-        # write or a mark would take) of p's sheet when last asked; a cache (see _sheet_options).
-        self.options: list[tuple[Any, ...]] = [_NO_OPTIONS] * n
+        # options[p]: (writable (block, threshold), markable (block, value), bit t for each
+        # threshold t, bit m for each value m that a write or a mark would take) of p's sheet,
+        # None until asked; a cache that _resolve empties when a write, a mark or a closed
+        # outline changes it (see _sheet_options).
+        self.options: list[tuple[Any, ...] | None] = [None] * n
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -669,9 +675,9 @@ class KukulkanState(State):
         help_ = self.p_help[p]
         n = self.p_val[p]
         o = self.options[p]
-        if o[0] != self.drawn[p] or o[1] != self.numbered[p] or o[2] != self.marked[p]:
+        if o is None:
             o = self._sheet_options(p)
-        writable = o[4]
+        writable = o[0]
         write0 = g.write0
         if help_ == H_SAME:
             return [write0 + b for b, t in writable if t == n]
@@ -681,7 +687,7 @@ class KukulkanState(State):
             if t > n:
                 acts.append(write0 + b)
         mark0 = g.mark0
-        for b, v in o[5]:
+        for b, v in o[1]:
             if v == n:
                 acts.append(mark0 + b)
         if help_ != H_NONE:
@@ -689,13 +695,13 @@ class KukulkanState(State):
         if not acts:
             acts.append(g.pass_id)
         used = self.helps[p]
-        if not used & U_SAME and o[6] >> n & 1:
+        if not used & U_SAME and o[2] >> n & 1:
             acts.append(g.same_id)
         perm = self.claims[p] & BASE
         six = self.die == DIE and not used & U_SUPER
         if perm or not used & U_PLUS or six:
             # a help is offered only for a value that opens a write, a mark or a draw
-            usable = o[7]
+            usable = o[3]
             if perm or not used & U_PLUS:
                 for m in _PLUS_MINUS[n]:
                     if usable >> m & 1 or self._can_draw(p, m):
@@ -707,19 +713,8 @@ class KukulkanState(State):
         return acts
 
     def _sheet_options(self, p: int) -> tuple[Any, ...]:
-        """What ``p``'s sheet allows whatever the value (see ``options``), made again only when it changed.
-
-        A draw that closes no outline changes nothing here (the drawn mask is only the key).
-        """
-        g = self.game
-        drawn = self.drawn[p]
-        numbered = self.numbered[p]
-        marked = self.marked[p]
-        closed = g.closed(drawn)
-        o = self.options[p]
-        if o[1] == numbered and o[2] == marked and o[3] == closed:
-            o = self.options[p] = (drawn, *o[1:])
-            return o
+        """What ``p``'s sheet allows whatever the value (see ``options``), kept until the sheet changes."""
+        closed = self.game.closed(self.drawn[p])
         writable = self._writable(p, closed)
         markable = self._markable(p, closed)
         same = 0
@@ -729,7 +724,7 @@ class KukulkanState(State):
             usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
         for _, v in markable:
             usable |= 1 << v
-        o = self.options[p] = (drawn, numbered, marked, closed, tuple(writable), tuple(markable), same, usable)
+        o = self.options[p] = (tuple(writable), tuple(markable), same, usable)
         return o
 
     def _first_mask(self, p: int, n: int) -> int:
@@ -853,6 +848,10 @@ class KukulkanState(State):
         n = g.num_players
         B = g.B
         passes = 0
+        # Bonuses hang on the marked and numbered blocks alone: only a write or a mark can
+        # earn one, so only those players are checked (everyone after a load, see bonus_due).
+        due = -1 if self.bonus_due else 0
+        outlines_of = g.outlines_of
         for p in range(n):
             h = self.p_help[p]
             if h == H_SAME:
@@ -863,18 +862,30 @@ class KukulkanState(State):
                 self.helps[p] |= U_SUPER
             k = self.p_kind[p]
             if k == K_DRAW:
-                self.drawn[p] |= self.p_mask[p]
+                drawn = self.drawn[p] = self.drawn[p] | self.p_mask[p]
+                # the sheet's options change only if the trail closes an outline: one with a
+                # segment of the trail (a closed outline has none)
+                if self.options[p] is not None:
+                    for s in self.p_trail[p]:
+                        for o in outlines_of[s]:
+                            if drawn & o == o:
+                                self.options[p] = None
             elif k == K_WRITE:
                 b = self.p_target[p]
                 self.values[p * B + b] = self.p_val[p]
                 self.numbered[p] |= 1 << b
+                self.options[p] = None
+                due |= 1 << p
             elif k == K_MARK:
                 self.marked[p] |= 1 << self.p_target[p]
+                self.options[p] = None
+                due |= 1 << p
             else:
                 passes += 1
         self.last = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail)
-        self._check_bonuses()
-        if self._normal_claimed() == NORMAL:
+        # with no bonus due none was claimed, and the three normal ones were not all claimed
+        # before (the game would be over)
+        if due and self._check_bonuses(due) & NORMAL == NORMAL:
             self.end = END_BONUSES
         elif passes == n:
             self.end = END_ALL_PASSED
@@ -883,23 +894,22 @@ class KukulkanState(State):
         # The pending lists now belong to ``last``; the roll starts fresh ones.
         self.to_move = ()
 
-    def _normal_claimed(self) -> int:
-        claimed = 0
-        for c in self.claims:
-            claimed |= c
-        return claimed & NORMAL
-
-    def _check_bonuses(self) -> None:
+    def _check_bonuses(self, due: int) -> int:
+        """Give the players of bit mask ``due`` the bonuses they now earn; the bonuses claimed by anyone."""
         g = self.game
         B = g.B
         values = self.values
+        claims = self.claims
         claimed = 0
-        for c in self.claims:
+        for c in claims:
             claimed |= c
         ac_open = not claimed & AC
         bd_open = not claimed & BD
+        self.bonus_due = False
         for p in range(g.num_players):
-            c = self.claims[p]
+            if not due >> p & 1:
+                continue
+            c = claims[p]
             m = self.marked[p]
             off = p * B
             if not c & BASE and g.base_mask & ~m == 0:
@@ -916,7 +926,9 @@ class KukulkanState(State):
             if bd_open and m & g.bd_mask == g.bd_mask:
                 c |= BD
                 self.bonus_pts[p] += abs(values[off + g.D] - values[off + g.Bk])
-            self.claims[p] = c
+            claims[p] = c
+            claimed |= c
+        return claimed
 
     # ------------------------------------------------------------ explaining
     def _explain_illegal(self, action: int, player: int) -> str:
@@ -1087,6 +1099,7 @@ class KukulkanState(State):
         new.helps = self.helps.copy()
         new.claims = self.claims.copy()
         new.bonus_pts = self.bonus_pts.copy()
+        new.bonus_due = self.bonus_due
         new.p_help = self.p_help.copy()
         new.p_val = self.p_val.copy()
         new.p_kind = self.p_kind.copy()
@@ -1213,6 +1226,7 @@ class KukulkanState(State):
             self.helps.append(helps)
             self.claims.append(claims)
         self.bonus_pts = [self._bonus_points(p) for p in range(n)]
+        self.bonus_due = True
         self._reset_round()
         pending = check_sequence("pending", data["pending"], n)
         for p, pd in enumerate(pending):
@@ -1238,7 +1252,7 @@ class KukulkanState(State):
              self.p_end, self.p_done, self.to_move) = keep  # fmt: skip
         self.lcache = [None] * n
         self.alive = [g.alive0] * n
-        self.options = [_NO_OPTIONS] * n
+        self.options = [None] * n
 
     def _load_pending(self, p: int, pd: Mapping[str, Any], check: bool = True) -> None:
         g = self.game
