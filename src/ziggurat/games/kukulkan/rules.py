@@ -52,6 +52,7 @@ _PHASES = ("roll", "choose", "over")
 H_NONE, H_SAME, H_PLUS, H_SUPER, H_PERM = range(5)
 _HELP_NAMES = (None, "same-value", "plus-one", "super-six", "permanent plus-one")
 U_SAME, U_PLUS, U_SUPER = 1, 2, 4
+_USES = (0, U_SAME, U_PLUS, U_SUPER, 0)  # by pending help: the one-use help it uses up
 _USED_NAMES = ((U_SAME, "same-value"), (U_PLUS, "plus-one"), (U_SUPER, "super-six"))
 
 # kinds of action
@@ -546,7 +547,7 @@ class KukulkanState(State):
         # alive[p]: (drawn mask, the trails clear of it, per n the segments beginning one of n)
         # last answered for p; a cache.
         self.alive: list[tuple[int, int, list[int]]] = [game.alive0] * n
-        # options[p]: (writable (block, threshold), markable (block, value), bit t for each
+        # options[p]: (writes (action, threshold), marks (action, value), bit t for each
         # threshold t, bit m for each value m that a write or a mark would take) of p's sheet,
         # None until asked; a cache that _resolve empties when a write, a mark or a closed
         # outline changes it (see _sheet_options).
@@ -669,7 +670,7 @@ class KukulkanState(State):
         kind = self.p_kind[p]
         if kind == K_DRAW:
             return self._continuations(p)
-        if kind != K_NONE or self.p_done[p]:
+        if kind != K_NONE:  # a complete choice has a kind
             return []
         g = self.game
         help_ = self.p_help[p]
@@ -677,19 +678,23 @@ class KukulkanState(State):
         o = self.options[p]
         if o is None:
             o = self._sheet_options(p)
-        writable = o[0]
-        write0 = g.write0
         if help_ == H_SAME:
-            return [write0 + b for b, t in writable if t == n]
-        first = self._first_mask(p, n)
+            return [a for a, t in o[0] if t == n]
+        # the segments beginning a trail of n clear of the sheet, once per drawn mask and n
+        alive = self.alive[p]
+        if alive[0] != self.drawn[p]:
+            alive = self._narrow(p)
+        firsts = alive[2]
+        first = firsts[n]
+        if first < 0:
+            first = firsts[n] = g.trail_firsts(alive[1], n)
         acts = g.bits(first) if first else []
-        for b, t in writable:
+        for a, t in o[0]:
             if t > n:
-                acts.append(write0 + b)
-        mark0 = g.mark0
-        for b, v in o[1]:
+                acts.append(a)
+        for a, v in o[1]:
             if v == n:
-                acts.append(mark0 + b)
+                acts.append(a)
         if help_ != H_NONE:
             return acts
         if not acts:
@@ -700,43 +705,63 @@ class KukulkanState(State):
         perm = self.claims[p] & BASE
         six = self.die == DIE and not used & U_SUPER
         if perm or not used & U_PLUS or six:
-            # a help is offered only for a value that opens a write, a mark or a draw
+            # a help is offered only for a value that opens a write, a mark or a draw (a trail
+            # of that length clear of the sheet: one AND)
             usable = o[3]
+            trails = alive[1]
+            of_length = g.trails.of_length
             if perm or not used & U_PLUS:
                 for m in _PLUS_MINUS[n]:
-                    if usable >> m & 1 or self._can_draw(p, m):
+                    if usable >> m & 1 or trails & of_length[m]:
                         acts.append(g.plus0 + m - 1)
             if six:
                 for m in range(1, DIE):
-                    if usable >> m & 1 or self._can_draw(p, m):
+                    if usable >> m & 1 or trails & of_length[m]:
                         acts.append(g.super0 + m - 1)
         return acts
 
     def _sheet_options(self, p: int) -> tuple[Any, ...]:
-        """What ``p``'s sheet allows whatever the value (see ``options``), kept until the sheet changes."""
-        closed = self.game.closed(self.drawn[p])
-        writable = self._writable(p, closed)
-        markable = self._markable(p, closed)
+        """What ``p``'s sheet allows whatever the value (see ``options``), kept until the sheet changes.
+
+        :meth:`_writable` and :meth:`_markable` in one pass, as action ids.
+        """
+        g = self.game
+        numbered = self.numbered[p]
+        closed = g.closed(self.drawn[p])
+        values = self.values
+        off = p * g.B
+        writes = []
         same = 0
         usable = 0
-        for _, t in writable:
-            same |= 1 << t
-            usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
-        for _, v in markable:
+        cand = g.upper_mask & ~numbered & closed
+        if cand:
+            write0 = g.write0
+            supports = g.supports
+            support_mask = g.support_mask
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                b = low.bit_length() - 1
+                if support_mask[b] & ~numbered:
+                    continue
+                t = 0
+                for x in supports[b]:
+                    t += values[off + x]
+                writes.append((write0 + b, t))
+                same |= 1 << t
+                usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
+        marks = []
+        todo = numbered & ~self.marked[p] & (g.upper_mask | closed)
+        mark0 = g.mark0
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            b = low.bit_length() - 1
+            v = values[off + b]
+            marks.append((mark0 + b, v))
             usable |= 1 << v
-        o = self.options[p] = (tuple(writable), tuple(markable), same, usable)
+        o = self.options[p] = (writes, marks, same, usable)
         return o
-
-    def _first_mask(self, p: int, n: int) -> int:
-        """``game.first_mask(drawn[p], n)``: the segments that begin a trail of ``n`` clear of ``p``'s sheet."""
-        alive = self.alive[p]
-        if alive[0] != self.drawn[p]:
-            alive = self._narrow(p)
-        firsts = alive[2]
-        mask = firsts[n]
-        if mask < 0:
-            mask = firsts[n] = self.game.trail_firsts(alive[1], n)
-        return mask
 
     def _narrow(self, p: int) -> tuple[int, int, list[int]]:
         """``p``'s trails clear of the drawn segments, from the last answer (a drawn mask only grows)."""
@@ -754,13 +779,6 @@ class KukulkanState(State):
         # alone, so states sharing it after a copy agree on every entry
         alive = self.alive[p] = (drawn, trails, [-1] * (DIE + 1))
         return alive
-
-    def _can_draw(self, p: int, n: int) -> bool:
-        """Whether some trail of ``n`` is clear of ``p``'s drawn segments."""
-        alive = self.alive[p]
-        if alive[0] != self.drawn[p]:
-            alive = self._narrow(p)
-        return bool(alive[1] & self.game.trails.of_length[n])
 
     def _continuations(self, p: int) -> list[int]:
         """Segments that continue ``p``'s trail and leave it completable to exactly n."""
@@ -836,7 +854,9 @@ class KukulkanState(State):
     def _complete(self, p: int) -> None:
         self.p_done[p] = True
         to_move = self.to_move
-        if p in to_move:
+        if to_move and to_move[0] == p:  # players usually answer in order
+            to_move = self.to_move = to_move[1:]
+        elif p in to_move:
             i = to_move.index(p)
             to_move = self.to_move = to_move[:i] + to_move[i + 1 :]
         if not to_move:
@@ -851,34 +871,32 @@ class KukulkanState(State):
         # Bonuses hang on the marked and numbered blocks alone: only a write or a mark can
         # earn one, so only those players are checked (everyone after a load, see bonus_due).
         due = -1 if self.bonus_due else 0
-        outlines_of = g.outlines_of
-        for p in range(n):
-            h = self.p_help[p]
-            if h == H_SAME:
-                self.helps[p] |= U_SAME
-            elif h == H_PLUS:
-                self.helps[p] |= U_PLUS
-            elif h == H_SUPER:
-                self.helps[p] |= U_SUPER
-            k = self.p_kind[p]
+        p_help = self.p_help
+        helps = self.helps
+        options = self.options
+        for p, k in enumerate(self.p_kind):
+            h = p_help[p]
+            if h:
+                helps[p] |= _USES[h]
             if k == K_DRAW:
                 drawn = self.drawn[p] = self.drawn[p] | self.p_mask[p]
                 # the sheet's options change only if the trail closes an outline: one with a
                 # segment of the trail (a closed outline has none)
-                if self.options[p] is not None:
+                if options[p] is not None:
+                    outlines_of = g.outlines_of
                     for s in self.p_trail[p]:
                         for o in outlines_of[s]:
                             if drawn & o == o:
-                                self.options[p] = None
+                                options[p] = None
             elif k == K_WRITE:
                 b = self.p_target[p]
                 self.values[p * B + b] = self.p_val[p]
                 self.numbered[p] |= 1 << b
-                self.options[p] = None
+                options[p] = None
                 due |= 1 << p
             elif k == K_MARK:
                 self.marked[p] |= 1 << self.p_target[p]
-                self.options[p] = None
+                options[p] = None
                 due |= 1 << p
             else:
                 passes += 1
