@@ -548,9 +548,9 @@ class KukulkanState(State):
         # last answered for p; a cache.
         self.alive: list[tuple[int, int, list[int]]] = [game.alive0] * n
         # options[p]: (writes (action, threshold), marks (action, value), bit t for each
-        # threshold t, bit m for each value m that a write or a mark would take) of p's sheet,
-        # None until asked; a cache that _resolve empties when a write, a mark or a closed
-        # outline changes it (see _sheet_options).
+        # threshold t, bit m for each value m that a write or a mark would take, the same for
+        # writes alone) of p's sheet, None until asked; a cache that _resolve empties when a
+        # write or a closed outline changes it, and updates after a mark (see _sheet_options).
         self.options: list[tuple[Any, ...] | None] = [None] * n
         self._reset_round()
 
@@ -750,6 +750,7 @@ class KukulkanState(State):
                 writes.append((write0 + b, t))
                 same |= 1 << t
                 usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
+        by_writes = usable
         marks = []
         todo = numbered & ~self.marked[p] & (g.upper_mask | closed)
         mark0 = g.mark0
@@ -760,7 +761,7 @@ class KukulkanState(State):
             v = values[off + b]
             marks.append((mark0 + b, v))
             usable |= 1 << v
-        o = self.options[p] = (writes, marks, same, usable)
+        o = self.options[p] = (writes, marks, same, usable, by_writes)
         return o
 
     def _narrow(self, p: int) -> tuple[int, int, list[int]]:
@@ -873,13 +874,21 @@ class KukulkanState(State):
         due = -1 if self.bonus_due else 0
         p_help = self.p_help
         helps = self.helps
+        clear = g.trails.clear
         options = self.options
         for p, k in enumerate(self.p_kind):
             h = p_help[p]
             if h:
                 helps[p] |= _USES[h]
             if k == K_DRAW:
-                drawn = self.drawn[p] = self.drawn[p] | self.p_mask[p]
+                before = self.drawn[p]
+                drawn = self.drawn[p] = before | self.p_mask[p]
+                alive = self.alive[p]
+                if alive[0] == before:  # narrowed here, where the new segments are at hand
+                    trails = alive[1]
+                    for s in self.p_trail[p]:
+                        trails &= clear[s]
+                    self.alive[p] = (drawn, trails, [-1] * (DIE + 1))
                 # the sheet's options change only if the trail closes an outline: one with a
                 # segment of the trail (a closed outline has none)
                 if options[p] is not None:
@@ -895,8 +904,17 @@ class KukulkanState(State):
                 options[p] = None
                 due |= 1 << p
             elif k == K_MARK:
-                self.marked[p] |= 1 << self.p_target[p]
-                options[p] = None
+                b = self.p_target[p]
+                self.marked[p] |= 1 << b
+                was = options[p]
+                if was is not None:
+                    # a mark changes only what can be marked: the block leaves the list
+                    a = g.mark0 + b
+                    marks = [x for x in was[1] if x[0] != a]
+                    usable = was[4]
+                    for _, v in marks:
+                        usable |= 1 << v
+                    options[p] = (was[0], marks, was[2], usable, was[4])
                 due |= 1 << p
             else:
                 passes += 1
