@@ -181,15 +181,15 @@ def test_news_lost_while_redis_is_down_is_caught_up_when_it_is_back(pg_url: str,
                     if msg["type"] == "frame":
                         return int(msg["n"])
 
-            first = next_n(10)
+            first = next_n(30)
             move_on_a()
-            seen = next_n(10)
+            seen = next_n(30)
             assert seen > first, "the news went through Redis"
             redis.kill()
             move_on_a()  # committed all the same
             with pytest.raises(TimeoutError):
                 next_n(1.5)  # B has not heard of it
             redis.start()  # on the same port: B's listener reconnects and catches up
-            assert next_n(15) > seen
+            assert next_n(45) > seen  # the listener reconnects with a back-off; a loaded machine is slower
     finally:
         redis.stop()
