@@ -144,6 +144,8 @@ class KuhNahGame(Game):
         self.slot_of = [(0, 0)] * UPPER
         for row in range(1, self.max_row + 1):
             self.slot_of += [(row, col) for col in range(self.max_cards - row)]
+        # the cell key of every upper-slot action, counted from a base whose left end is column 0
+        self.slot_key = [row * ROW + ORIGIN + col for row, col in self.slot_of]
         # Support by symbols and weight alone, per card: bit ``a`` of left_ok[c] says that card a may
         # carry c on its left half (heavier, or a's right half matches c's left half or is wild);
         # right_ok likewise for the right support. Jade-wild halves are checked on top.
@@ -269,8 +271,11 @@ class KuhNahState(State):
         """Legal slots for ``card`` in ``player``'s pyramid, then wild choices."""
         cells = self.cells[player]
         g = self.game
+        pairs = self.open_pairs[player]
         if not cells:
             actions = [BASE_LEFT]
+        elif not pairs:
+            actions = [BASE_LEFT, BASE_RIGHT]
         else:
             actions = [BASE_LEFT, BASE_RIGHT]
             left_ok = g.left_ok[card]
@@ -278,7 +283,7 @@ class KuhNahState(State):
             halves = self.wild_halves
             offset = g.row_offset
             shift = ORIGIN + self.base_left[player]
-            for key in self.open_pairs[player]:  # sorted, as the slots' action ids are
+            for key in pairs:  # sorted, as the slots' action ids are
                 a = cells[key]
                 b = cells[key + 1]
                 # each support: heavier or matching by its symbols (the tables), or made wild by jade
@@ -333,8 +338,7 @@ class KuhNahState(State):
                 self.base_right[player] += 1
                 key = ORIGIN + self.base_right[player]
             else:
-                row, col = g.slot_of[action]
-                key = row * ROW + ORIGIN + col + self.base_left[player]
+                key = g.slot_key[action] + self.base_left[player]
                 self.open_pairs[player].remove(key - ROW)
             cells[key] = card
             # the new card makes a pair with a neighbour (nothing can lie on a card just placed)
