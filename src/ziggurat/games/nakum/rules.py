@@ -229,7 +229,6 @@ class NakumGame(Game):
         assert nb <= 16, "at most two basic spaces on each of the eight tiles"
         self.free_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 0)
         self.cost_basics = [(1 << s, c0, c1, c2) for s, (kind, c0, c1, c2) in enumerate(self.basic_need) if kind == 1]
-        self.store_masks: dict[tuple[int, int, int], tuple[int, int, int]] = {}  # see affordable
         self.market_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 2)
         self.heritage_basics = sum(1 << s for s, nd in enumerate(self.basic_need) if nd[0] == 3)
         self.tile_basics_mask = [sum(1 << s for s in ids) for ids in self.tile_basics]
@@ -251,6 +250,14 @@ class NakumGame(Game):
         self.setup_draws += [DRAW_DEAL + p for _ in range(HAND_SIZE) for p in range(n)]
         self.free_camps = sum(1 << t for t, free in enumerate(self.camp_free_options) if free)
         self.explore_ids = [[self.A_EXPLORE + pos for pos in range(NUM_TILES) if m >> pos & 1] for m in range(256)]
+        # what every store within the family card's limits can pay for, by maize, skins and masks
+        # (nested lists rather than a dict of triples: three indexings are cheaper than hashing a
+        # tuple, and the listings ask for the mover's store at every decision; 350 stores with the
+        # shipped card, at most 21 ** 3)
+        l0, l1, l2 = c.family.limits
+        self.stores = [
+            [[self.affordable(m0, m1, m2) for m2 in range(l2 + 1)] for m1 in range(l1 + 1)] for m0 in range(l0 + 1)
+        ]
         texts = ["pass"]
         for s in range(nb):
             tile = c.tiles[self.basic_tile[s]]
@@ -284,8 +291,8 @@ class NakumGame(Game):
         """What a store of (m0, m1, m2) maize, skins and masks can pay for, as bit sets: the basic
         spaces whose effect needs nothing or only resources, the market cards and the offerings.
 
-        Remembered for each store met (in ``store_masks``; the family card bounds them, 350
-        with the shipped one): the listings ask for the mover's store at every decision.
+        Worked out once for every store the family card allows (``stores``), which the
+        listings read.
         """
         basics = self.free_basics
         for bit, c0, c1, c2 in self.cost_basics:
@@ -299,8 +306,7 @@ class NakumGame(Game):
         for c, (c0, c1, c2) in enumerate(self.offer_cost):
             if m0 >= c0 and m1 >= c1 and m2 >= c2:
                 offers |= 1 << c
-        masks = self.store_masks[m0, m1, m2] = (basics, cards, offers)
-        return masks
+        return (basics, cards, offers)
 
     @property
     def num_actions(self) -> int:
@@ -629,7 +635,7 @@ class NakumState(State):
         closed = self._full | self._mine[player]
         # basic spaces: face up, open to the player, and what the space needs is at hand
         open_basics = self._on_board & ~closed
-        basics, cards, offers = g.store_masks.get((m0, m1, m2)) or g.affordable(m0, m1, m2)
+        basics, cards, offers = g.stores[m0][m1][m2]
         basics &= open_basics
         market_ok = cards & self._market_cards  # some market card the player can pay for
         if market_ok:
@@ -687,10 +693,7 @@ class NakumState(State):
         if phase == BUY:  # the most frequent first
             res = self.res
             b = 3 * player
-            masks = g.store_masks.get((res[b], res[b + 1], res[b + 2]))
-            if masks is None:
-                masks = g.affordable(res[b], res[b + 1], res[b + 2])
-            affordable = masks[1]
+            affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][1]
             base = g.A_BUY
             cards = []
             for c in self._market:
@@ -736,10 +739,7 @@ class NakumState(State):
         if phase == OFFER:
             res = self.res
             b = 3 * player
-            masks = g.store_masks.get((res[b], res[b + 1], res[b + 2]))
-            if masks is None:
-                masks = g.affordable(res[b], res[b + 1], res[b + 2])
-            affordable = masks[2]
+            affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][2]
             base = g.A_OFFER
             offers = []
             for c in self.offers:
