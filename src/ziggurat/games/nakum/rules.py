@@ -621,78 +621,73 @@ class NakumState(State):
 
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
-        if self.phase != DAY:
-            return self._follow_up_actions(player)
-        # the placements (most decisions are one): bit sets of spaces, tiles and positions
         if self._stale:
             self._survey()
         g = self.game
         res = self.res
         b = 3 * player
-        m0 = res[b]
-        m1 = res[b + 1]
-        m2 = res[b + 2]
-        closed = self._full | self._mine[player]
-        # basic spaces: face up, open to the player, and what the space needs is at hand
-        open_basics = self._on_board & ~closed
-        basics, cards, offers = g.stores[m0][m1][m2]
-        basics &= open_basics
-        market_ok = cards & self._market_cards  # some market card the player can pay for
-        if market_ok:
-            basics |= open_basics & g.market_basics
-        heritage_hand = self.hands[player]
-        if heritage_hand:
-            basics |= open_basics & g.heritage_basics
-        acts = g.basic_ids_low[basics & 255] + g.basic_ids_high[basics >> 8]
-        # camps of tiles with a worker on a basic space, open to the player, with an option it can take
-        camps = self._active & ~(closed >> g.num_basics)
-        if camps:
-            ok = camps & self._free_camps  # an uncovered option that needs nothing
-            camps &= ~ok
-            if camps:  # the other options: what each needs
-                cubes = self._cubes
-                tile_needs = g.tile_needs
-                for t in g.bits_of[camps]:
-                    _, _, options, full, _ = tile_needs[t]
-                    covered = cubes[t]
-                    if covered == full:
-                        continue
-                    for k, kind, c0, c1, c2 in options:
-                        if covered >> k & 1:
-                            continue
-                        if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and heritage_hand):
-                            ok |= 1 << t
-                            break
-                        if kind == 2 and market_ok:
-                            ok |= 1 << t
-                            break
-            if ok:
-                acts += g.camp_ids[ok]
-        if self._explorable:
-            acts += g.explore_ids[self._explorable]
-        hand = self.hand[player]
-        if hand >= 2:
-            for c in self.offers:
-                if offers >> c & 1:
-                    acts.append(g.A_PYRAMID)
-                    break
-        if self.revealed == NUM_TILES and self.favours != 3 and not closed & g.pituk_bit:
-            acts.append(g.A_PITUK)
-        if self.start != player and not closed & g.start_bit:
-            acts.append(g.A_START)
-        if self.round > 1 and hand >= 2 and self.reserve[player] > 0 and not closed & g.grow_bit:
-            acts.append(g.A_GROW)
-        if not acts:
-            return [0]
-        return acts
-
-    def _follow_up_actions(self, player: int) -> list[int]:
-        """The decisions other than a placement: a worker's follow-ups, and the setup's."""
-        g = self.game
         phase = self.phase
-        if phase == BUY:  # the most frequent first
-            res = self.res
-            b = 3 * player
+        if phase == DAY:
+            # the placements (most decisions are one): bit sets of spaces, tiles and positions
+            closed = self._full | self._mine[player]
+            # basic spaces: face up, open to the player, and what the space needs is at hand
+            open_basics = self._on_board & ~closed
+            basics, cards, offers = g.stores[res[b]][res[b + 1]][res[b + 2]]
+            basics &= open_basics
+            market_ok = cards & self._market_cards  # some market card the player can pay for
+            if market_ok:
+                basics |= open_basics & g.market_basics
+            heritage_hand = self.hands[player]
+            if heritage_hand:
+                basics |= open_basics & g.heritage_basics
+            acts = g.basic_ids_low[basics & 255] + g.basic_ids_high[basics >> 8]
+            # camps of tiles with a worker on a basic space, open to the player, with an option it can take
+            camps = self._active & ~(closed >> g.num_basics)
+            if camps:
+                ok = camps & self._free_camps  # an uncovered option that needs nothing
+                camps &= ~ok
+                if camps:  # the other options: what each needs
+                    m0 = res[b]
+                    m1 = res[b + 1]
+                    m2 = res[b + 2]
+                    cubes = self._cubes
+                    tile_needs = g.tile_needs
+                    for t in g.bits_of[camps]:
+                        _, _, options, full, _ = tile_needs[t]
+                        covered = cubes[t]
+                        if covered == full:
+                            continue
+                        for k, kind, c0, c1, c2 in options:
+                            if covered >> k & 1:
+                                continue
+                            if (kind == 1 and m0 >= c0 and m1 >= c1 and m2 >= c2) or (kind == 3 and heritage_hand):
+                                ok |= 1 << t
+                                break
+                            if kind == 2 and market_ok:
+                                ok |= 1 << t
+                                break
+                if ok:
+                    acts += g.camp_ids[ok]
+            if self._explorable:
+                acts += g.explore_ids[self._explorable]
+            hand = self.hand[player]
+            if hand >= 2:
+                for c in self.offers:
+                    if offers >> c & 1:
+                        acts.append(g.A_PYRAMID)
+                        break
+            if self.revealed == NUM_TILES and self.favours != 3 and not closed & g.pituk_bit:
+                acts.append(g.A_PITUK)
+            if self.start != player and not closed & g.start_bit:
+                acts.append(g.A_START)
+            if self.round > 1 and hand >= 2 and self.reserve[player] > 0 and not closed & g.grow_bit:
+                acts.append(g.A_GROW)
+            if not acts:
+                return [0]
+            return acts
+        # the decisions other than a placement, the most frequent first: a worker's follow-ups, and
+        # the setup's (plain loops rather than comprehensions: these lists hold a few ids)
+        if phase == BUY:
             affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][1]
             base = g.A_BUY
             cards = []
@@ -705,8 +700,6 @@ class NakumState(State):
             t = self.ctx
             base = g.A_OPTION + t * MAX_OPTIONS
             covered = self._cubes[t]
-            res = self.res
-            b = 3 * player
             m0 = res[b]
             m1 = res[b + 1]
             m2 = res[b + 2]
@@ -715,13 +708,12 @@ class NakumState(State):
                 if covered >> k & 1 or m0 < c0 or m1 < c1 or m2 < c2:
                     continue
                 if action == MARKET_ACTION:
-                    if not self._market_ok(player):
+                    if not g.stores[m0][m1][m2][1] & self._market_cards:  # no market card it can pay for
                         continue
                 elif action == HERITAGE_ACTION and not self.hands[player]:
                     continue
                 options.append(base + k)
             return options
-        # (plain loops rather than comprehensions: these lists hold a few ids)
         if phase == PLAY or phase == HERITAGE_SETUP:
             cards = []
             base = g.A_HERITAGE
@@ -737,8 +729,6 @@ class NakumState(State):
                         cubes.append(base + k)
             return cubes
         if phase == OFFER:
-            res = self.res
-            b = 3 * player
             affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][2]
             base = g.A_OFFER
             offers = []
@@ -775,17 +765,6 @@ class NakumState(State):
         if action == HERITAGE_ACTION:
             return bool(self.hands[p])
         return True
-
-    def _market_ok(self, p: int) -> int:
-        res = self.res
-        b = 3 * p
-        m0, m1, m2 = res[b], res[b + 1], res[b + 2]
-        costs = self.game.market_cost
-        for c in self._market:
-            m = costs[c]
-            if m0 >= m[0] and m1 >= m[1] and m2 >= m[2]:
-                return 1
-        return 0
 
     def _space_open(self, space: int, bit: int) -> bool:
         o = self._occ[space]
