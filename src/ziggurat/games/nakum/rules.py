@@ -287,9 +287,10 @@ class NakumGame(Game):
         self.offer_ids = {x.id: i for i, x in enumerate(c.offerings)}
         self.heritage_ids = {h.id: i for i, h in enumerate(c.heritage)}
 
-    def affordable(self, m0: int, m1: int, m2: int) -> tuple[int, int, int]:
+    def affordable(self, m0: int, m1: int, m2: int) -> tuple[int, int, int, int]:
         """What a store of (m0, m1, m2) maize, skins and masks can pay for, as bit sets: the basic
-        spaces whose effect needs nothing or only resources, the market cards and the offerings.
+        spaces whose effect needs nothing or only resources, the market cards, the offerings, and
+        the basic spaces again with those that buy a market card (for when one can be bought).
 
         Worked out once for every store the family card allows (``stores``), which the
         listings read.
@@ -306,7 +307,7 @@ class NakumGame(Game):
         for c, (c0, c1, c2) in enumerate(self.offer_cost):
             if m0 >= c0 and m1 >= c1 and m2 >= c2:
                 offers |= 1 << c
-        return (basics, cards, offers)
+        return (basics, cards, offers, basics | self.market_basics)
 
     @property
     def num_actions(self) -> int:
@@ -567,7 +568,7 @@ class NakumState(State):
         if head == DRAW_OFFERING:
             return self.offer_deck
         if head < NUM_TILES:
-            return [t for t in range(NUM_TILES) if self.tile_pos[t] < 0]
+            return [t for t, pos in enumerate(self.tile_pos) if pos < 0]
         return self.box
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -630,16 +631,15 @@ class NakumState(State):
         if phase == DAY:
             # the placements (most decisions are one): bit sets of spaces, tiles and positions
             closed = self._full | self._mine[player]
-            # basic spaces: face up, open to the player, and what the space needs is at hand
-            open_basics = self._on_board & ~closed
-            basics, cards, offers = g.stores[res[b]][res[b + 1]][res[b + 2]]
-            basics &= open_basics
+            # basic spaces: what the space needs is at hand, face up, and open to the player
+            basics, cards, offers, with_market = g.stores[res[b]][res[b + 1]][res[b + 2]]
             market_ok = cards & self._market_cards  # some market card the player can pay for
             if market_ok:
-                basics |= open_basics & g.market_basics
+                basics = with_market
             heritage_hand = self.hands[player]
             if heritage_hand:
-                basics |= open_basics & g.heritage_basics
+                basics |= g.heritage_basics
+            basics &= self._on_board & ~closed
             acts = g.basic_ids_low[basics & 255] + g.basic_ids_high[basics >> 8]
             # camps of tiles with a worker on a basic space, open to the player, with an option it can take
             camps = self._active & ~(closed >> g.num_basics)
@@ -942,23 +942,33 @@ class NakumState(State):
             self._full |= sb
 
     def _apply_chance(self, a: int) -> None:
-        head = self.draws.pop(0)
+        draws = self.draws
+        head = draws.pop(0)
+        # where the next draw plainly has something to do, _normalize is not called: it would
+        # drop nothing (a refill's next card with room left and a card to come, a reveal, a deal)
         if head == DRAW_MARKET:
             self.market_deck.remove(a)
-            self._market.append(a)
+            market = self._market
+            market.append(a)
             self._market_cards |= 1 << a
+            if draws and draws[0] == DRAW_MARKET and len(market) < MARKET_SIZE and self.market_deck:
+                return
         elif head < NUM_TILES:
             self._layout[head] = a
             self._explorable &= ~(1 << head)
             self._on_board |= self.game.tile_basics_mask[a]
             self.tile_pos[a] = head
             self.revealed += 1
+            if draws and draws[0] < NUM_TILES:
+                return
         elif head == DRAW_OFFERING:
             self.offer_deck.remove(a)
             self.offers.append(a)
         else:
             self.box.remove(a)
             self.hands[head - DRAW_DEAL] = sorted([*self.hands[head - DRAW_DEAL], a])
+            if draws and draws[0] >= DRAW_DEAL:
+                return
         self._normalize()
 
     def _gain(self, plan: Plan, p: int) -> None:
