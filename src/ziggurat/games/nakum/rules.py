@@ -53,6 +53,7 @@ from ziggurat.games.nakum.content import (
 # phases
 HERITAGE_SETUP, REVEAL, DAY, CAMP, BUY, OFFER, PLAY, FAVOUR, FREE, DAWN, OVER = range(11)
 PHASE_NAMES = ("heritage", "reveal", "day", "camp", "buy", "offer", "play", "favour", "free", "dawn", "over")
+ONE_DECIDES = tuple(phase not in (HERITAGE_SETUP, OVER) for phase in range(len(PHASE_NAMES)))  # by phase
 
 # draw tokens (the chance queue): a position 0..7 is a tile reveal there
 DRAW_MARKET = 8
@@ -196,10 +197,10 @@ class NakumGame(Game):
         self.camp_plans = [[_plan(e, lim) for e in effects] for effects in self.camp_effects]
         self.market_plan = [_plan(e, lim) for e in self.market_effect]
         self.heritage_plan = [_plan(e, lim) for e in self.heritage_effect]
-        # by action id, a basic space as placed on: the space, its bit, its tile's bit, its effect's plan
-        # (action 0 is pass, not a space)
-        self.basic_place: list[tuple[int, ...]] = [(0,) * 11]
-        self.basic_place += [(s, 1 << s, 1 << self.basic_tile[s], *self.basic_plan[s]) for s in range(nb)]
+        # by action id, a basic space as placed on: the space, its bit, its tile's bit, whether it takes
+        # one worker only, its effect's plan (action 0 is pass, not a space)
+        self.basic_place: list[tuple[int, ...]] = [(0,) * 12]
+        self.basic_place += [(s, 1 << s, 1 << self.basic_tile[s], cap[s] == 1, *self.basic_plan[s]) for s in range(nb)]
         self.offer_cost = [x.cost for x in c.offerings]
         self.offer_sacrifice = [x.sacrifice for x in c.offerings]
         self.limits = c.family.limits
@@ -547,10 +548,9 @@ class NakumState(State):
     def current_player(self) -> int:
         if self.draws:
             return CHANCE
-        phase = self.phase
-        if phase != OVER and phase != HERITAGE_SETUP:  # the common case first: one player decides
+        if ONE_DECIDES[self.phase]:  # the common case first (one lookup: asked twice a move)
             return self.to_move
-        return TERMINAL if phase == OVER else SIMULTANEOUS
+        return TERMINAL if self.phase == OVER else SIMULTANEOUS
 
     def players_to_move(self) -> tuple[int, ...]:
         """At the setup's heritage choice: everyone who has not chosen yet."""
@@ -680,7 +680,7 @@ class NakumState(State):
                 acts.append(g.A_PITUK)
             if self.start != player and not closed & g.start_bit:
                 acts.append(g.A_START)
-            if self.round > 1 and hand >= 2 and self.reserve[player] > 0 and not closed & g.grow_bit:
+            if hand >= 2 and self.round > 1 and self.reserve[player] > 0 and not closed & g.grow_bit:
                 acts.append(g.A_GROW)
             if not acts:
                 return [0]
@@ -782,13 +782,14 @@ class NakumState(State):
                     self._pass(player)
                     return
                 # a basic space, the most frequent move: its effect written out here (see _effect)
-                s, space_bit, tile_bit, d0, d1, d2, points, then, l0, l1, l2 = g.basic_place[action]
-                self.hand[player] -= 1
-                o = self._occ[s] | 1 << player
-                self._occ[s] = o
+                s, space_bit, tile_bit, single, d0, d1, d2, points, then, l0, l1, l2 = g.basic_place[action]
+                hand = self.hand
+                hand[player] -= 1
+                o = self._occ[s]  # the players there before (never the mover: its space is closed to it)
+                self._occ[s] = o | 1 << player
                 if g.shared_spaces:
                     self._mine[player] |= space_bit
-                    if o != 1 << player or g.space_single[s]:
+                    if o or single:  # a second player joins, or only one may stand there
                         self._full |= space_bit
                 else:  # every space takes one worker: taken is full (and _mine is not needed)
                     self._full |= space_bit
@@ -812,7 +813,6 @@ class NakumState(State):
                 elif then == HERITAGE_ACTION:
                     self.phase = PLAY
                 else:
-                    hand = self.hand
                     for q in g.after[player]:
                         if hand[q]:
                             self.to_move = q
@@ -930,13 +930,12 @@ class NakumState(State):
 
     def _occupy(self, space: int, p: int) -> None:
         """A worker of ``p`` on ``space``: the board list and the sets derived from it."""
-        bit = 1 << p
-        o = self._occ[space] | bit
-        self._occ[space] = o
+        o = self._occ[space]  # the players there before (never p: the space is closed to it)
+        self._occ[space] = o | 1 << p
         sb = 1 << space
         if self.game.shared_spaces:
             self._mine[p] |= sb
-            if o != bit or self.game.space_single[space]:
+            if o or self.game.space_single[space]:  # a second player joins, or only one may stand there
                 self._full |= sb
         else:  # every space takes one worker: taken is full (and _mine is not needed)
             self._full |= sb
