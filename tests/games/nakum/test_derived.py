@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.nakum.helpers import game_with, started, texts
+from tests.games.nakum.helpers import game_with, give, started, texts
 from ziggurat.core import CHANCE, SIMULTANEOUS
 from ziggurat.games.nakum.rules import NakumState
 
@@ -21,6 +21,7 @@ def _derived(state: NakumState) -> tuple[object, ...]:
         state._explorable,
         state._free_camps,
         state._market_cards,
+        state._offer_cards,
     )
 
 
@@ -63,3 +64,12 @@ def test_a_board_list_changed_by_hand_is_surveyed_again_before_the_next_listing(
     state.cubes[0] = state.game.camp_full[0]
     state._legal = None  # the engine's own cache of the listing
     assert "place maizal camp" not in texts(state), "every option covered"
+
+
+def test_offerings_changed_by_hand_are_surveyed_again_before_the_next_listing() -> None:
+    state = started(2)
+    give(state, state.current_player(), maize=9, skins=6, masks=4)  # enough for any offering
+    assert "place pyramid" in texts(state)
+    state.offers.clear()  # no active offering, put so by hand
+    state._legal = None  # the engine's own cache of the listing
+    assert "place pyramid" not in texts(state)

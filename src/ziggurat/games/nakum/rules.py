@@ -337,8 +337,8 @@ class NakumState(State):
     """A Nakum position."""
 
     __slots__ = (
-        # _cubes, _explorer, _layout, _market, _occ: the board lists (handed out by the
-        # properties cubes, explorer, layout, market, occ); the other underscored names are
+        # _cubes, _explorer, _layout, _market, _occ, _offers: the board lists (handed out by the
+        # properties cubes, explorer, layout, market, occ, offers); the other underscored names are
         # bit sets derived from them, never saved or compared (see _survey)
         "_active",
         "_cubes",
@@ -351,6 +351,8 @@ class NakumState(State):
         "_market_cards",
         "_mine",
         "_occ",
+        "_offer_cards",
+        "_offers",
         "_on_board",
         "_stale",
         "bought",
@@ -368,7 +370,6 @@ class NakumState(State):
         "offer_count",
         "offer_deck",
         "offer_discard",
-        "offers",
         "passes",
         "phase",
         "played",
@@ -410,7 +411,8 @@ class NakumState(State):
         self._market: list[int] = []
         self._market_cards = 0
         self.market_deck = list(range(len(c.market)))
-        self.offers: list[int] = []
+        self._offers: list[int] = []
+        self._offer_cards = 0
         self.offer_deck = list(range(len(c.offerings)))
         self.offer_discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]  # heritage hands, sorted
@@ -445,10 +447,10 @@ class NakumState(State):
         tiles with a worker on a basic space (their camp is open); ``_on_board``: basic
         spaces of face-up tiles; ``_explorable``: face-down positions with no explorer;
         ``_free_camps``: tiles whose camp has an uncovered option that needs nothing;
-        ``_market_cards``: the market's cards.
+        ``_market_cards``: the market's cards; ``_offer_cards``: the active offerings.
         ``_apply`` keeps them in step move by move. The board lists themselves are
         reached from outside only through the properties ``occ``, ``layout``,
-        ``explorer``, ``cubes`` and ``market``, which mark the sets stale (whoever holds a list may
+        ``explorer``, ``cubes``, ``market`` and ``offers``, which mark the sets stale (whoever holds a list may
         change it: a test or a tool setting up a position by hand), so they are
         surveyed again before the next listing instead of being read stale.
         """
@@ -487,6 +489,9 @@ class NakumState(State):
         self._market_cards = 0
         for c in self._market:
             self._market_cards |= 1 << c
+        self._offer_cards = 0
+        for c in self._offers:
+            self._offer_cards |= 1 << c
         self._stale = False
 
     @property
@@ -531,6 +536,17 @@ class NakumState(State):
     @market.setter
     def market(self, value: list[int]) -> None:
         self._market = value
+        self._stale = True
+
+    @property
+    def offers(self) -> list[int]:
+        """The active offerings, in the order drawn. Reading it marks the derived sets stale."""
+        self._stale = True
+        return self._offers
+
+    @offers.setter
+    def offers(self, value: list[int]) -> None:
+        self._offers = value
         self._stale = True
 
     @property
@@ -608,7 +624,7 @@ class NakumState(State):
                 if len(self._market) < MARKET_SIZE and self.market_deck:
                     return
             elif head == DRAW_OFFERING:
-                if len(self.offers) < OFFERINGS_SIZE and self.offer_deck:
+                if len(self._offers) < OFFERINGS_SIZE and self.offer_deck:
                     return
             else:
                 return
@@ -671,11 +687,8 @@ class NakumState(State):
             if self._explorable:
                 acts += g.explore_ids[self._explorable]
             hand = self.hand[player]
-            if hand >= 2:
-                for c in self.offers:
-                    if offers >> c & 1:
-                        acts.append(g.A_PYRAMID)
-                        break
+            if hand >= 2 and offers & self._offer_cards:  # an active offering the player can pay for
+                acts.append(g.A_PYRAMID)
             if self.revealed == NUM_TILES and self.favours != 3 and not closed & g.pituk_bit:
                 acts.append(g.A_PITUK)
             if self.start != player and not closed & g.start_bit:
@@ -732,7 +745,7 @@ class NakumState(State):
             affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][2]
             base = g.A_OFFER
             offers = []
-            for c in self.offers:
+            for c in self._offers:
                 if affordable >> c & 1:
                     offers.append(base + c)
             offers.sort()
@@ -879,7 +892,8 @@ class NakumState(State):
             sac = g.offer_sacrifice[c]
             self.workers[player] -= sac
             self.sacrificed[player] += sac
-            self.offers.remove(c)
+            self._offers.remove(c)
+            self._offer_cards &= ~(1 << c)
             self.made[player] = [*self.made[player], c]
             if self.first_offer[player] < 0:
                 self.first_offer[player] = self.offer_count
@@ -902,8 +916,9 @@ class NakumState(State):
                 self._market_cards = 0
                 self.draws += [DRAW_MARKET] * MARKET_SIZE
             else:
-                self.offer_discard += self.offers
-                self.offers = []
+                self.offer_discard += self._offers
+                self._offers = []
+                self._offer_cards = 0
                 self.draws += [DRAW_OFFERING] * OFFERINGS_SIZE
             self._end_turn(player)
             self._normalize()
@@ -962,7 +977,8 @@ class NakumState(State):
                 return
         elif head == DRAW_OFFERING:
             self.offer_deck.remove(a)
-            self.offers.append(a)
+            self._offers.append(a)
+            self._offer_cards |= 1 << a
         else:
             self.box.remove(a)
             self.hands[head - DRAW_DEAL] = sorted([*self.hands[head - DRAW_DEAL], a])
@@ -1094,7 +1110,7 @@ class NakumState(State):
         # nothing to reveal: the refills that have nothing to do are dropped here, as _normalize would
         elif len(self._market) < MARKET_SIZE and self.market_deck:
             draws += NIGHT_DRAWS
-        elif len(self.offers) < OFFERINGS_SIZE and self.offer_deck:
+        elif len(self._offers) < OFFERINGS_SIZE and self.offer_deck:
             draws += NIGHT_DRAWS[MARKET_SIZE:]
         else:
             self._start_day()
@@ -1160,7 +1176,7 @@ class NakumState(State):
             c = action - g.A_OFFER
             if phase != OFFER:
                 return f"{text!r}: {pending.get(phase, 'you are not at the pyramid now')}"
-            if c not in self.offers:
+            if c not in self._offers:
                 return f"{text!r}: that offering is not active"
             return f"{text!r}: you can't pay {self._cost_text(g.offer_cost[c])}"
         if g.A_HERITAGE <= action < g.A_FAVOUR:
@@ -1323,7 +1339,8 @@ class NakumState(State):
         new.favours = self.favours
         new._market = self._market.copy()
         new.market_deck = self.market_deck.copy()
-        new.offers = self.offers.copy()
+        new._offers = self._offers.copy()
+        new._offer_cards = self._offer_cards
         new.offer_deck = self.offer_deck.copy()
         new.offer_discard = self.offer_discard.copy()
         # the players' card lists are shared with the copy: a move never changes one in place,
@@ -1394,7 +1411,7 @@ class NakumState(State):
             "favours": self.favours,
             "market": list(self._market),
             "market_deck": sorted(self.market_deck),
-            "offers": list(self.offers),
+            "offers": list(self._offers),
             "offer_deck": sorted(self.offer_deck),
             "offer_discard": list(self.offer_discard),
             "hands": [sorted(h) for h in self.hands],
@@ -1472,7 +1489,7 @@ class NakumState(State):
         nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
         self._market = ints("market", None, 0, nm - 1)
         self.market_deck = ints("market_deck", None, 0, nm - 1)
-        self.offers = ints("offers", None, 0, no - 1)
+        self._offers = ints("offers", None, 0, no - 1)
         self.offer_deck = ints("offer_deck", None, 0, no - 1)
         self.offer_discard = ints("offer_discard", None, 0, no - 1)
         self.hands = lists("hands", nh)
@@ -1505,7 +1522,7 @@ class NakumState(State):
         market = self._market + self.market_deck + [x for b in self.bought for x in b]
         if sorted(market) != list(range(nm)):
             raise RecordError("saved Nakum state does not account for every market card exactly once")
-        offers = self.offers + self.offer_deck + self.offer_discard + [x for m in self.made for x in m]
+        offers = self._offers + self.offer_deck + self.offer_discard + [x for m in self.made for x in m]
         if sorted(offers) != list(range(no)):
             raise RecordError("saved Nakum state does not account for every offering exactly once")
         heritage = self.box + [x for h in self.hands for x in h] + [x for p in self.played for x in p]
@@ -1520,7 +1537,7 @@ class NakumState(State):
             for i, lim in enumerate(g.limits):
                 if self.res[3 * p + i] > lim:
                     raise RecordError(f"saved Nakum state stores more than the family card allows for player {p + 1}")
-        if len(self._market) > MARKET_SIZE or len(self.offers) > OFFERINGS_SIZE:
+        if len(self._market) > MARKET_SIZE or len(self._offers) > OFFERINGS_SIZE:
             raise RecordError("saved Nakum state has too many face-up cards")
         if self.phase == CAMP and self.ctx < 0:
             raise RecordError("saved Nakum state is using a camp of no tile")
@@ -1629,7 +1646,7 @@ class NakumState(State):
             "grow_space": who(occ[g.grow_space]),
             "market": [c.market[x].to_json() for x in self._market],
             "market_deck": len(self.market_deck),
-            "offerings": [c.offerings[x].to_json() for x in self.offers],
+            "offerings": [c.offerings[x].to_json() for x in self._offers],
             "offering_deck": len(self.offer_deck),
             "offerings_discarded": [c.offerings[x].id for x in self.offer_discard],
             "heritage_unseen": len(self.box),
