@@ -630,7 +630,8 @@ class NakumState(State):
                 return
             # nothing changes while draws are dropped: the whole run of this kind goes at once
             k = 1
-            while k < len(draws) and draws[k] == head:
+            left = len(draws)
+            while k < left and draws[k] == head:
                 k += 1
             del draws[:k]
         if self.phase == DAWN:
