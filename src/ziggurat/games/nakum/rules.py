@@ -704,12 +704,12 @@ class NakumState(State):
         if phase == BUY:
             affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][1]
             base = g.A_BUY
-            cards = []
+            ids: list[int] = []
             for c in self._market:
                 if affordable >> c & 1:
-                    cards.append(base + c)
-            cards.sort()
-            return cards
+                    ids.append(base + c)
+            ids.sort()
+            return ids
         if phase == CAMP:
             t = self.ctx
             base = g.A_OPTION + t * MAX_OPTIONS
@@ -717,7 +717,7 @@ class NakumState(State):
             m0 = res[b]
             m1 = res[b + 1]
             m2 = res[b + 2]
-            options = []
+            ids = []
             for k, c0, c1, c2, action in g.camp_choices[t]:
                 if covered >> k & 1 or m0 < c0 or m1 < c1 or m2 < c2:
                     continue
@@ -726,31 +726,31 @@ class NakumState(State):
                         continue
                 elif action == HERITAGE_ACTION and not self.hands[player]:
                     continue
-                options.append(base + k)
-            return options
+                ids.append(base + k)
+            return ids
         if phase == PLAY or phase == HERITAGE_SETUP:
-            cards = []
+            ids = []
             base = g.A_HERITAGE
             for c in self.hands[player]:
-                cards.append(base + c)
-            return cards
+                ids.append(base + c)
+            return ids
         if phase == FREE:
-            cubes = []
+            ids = []
             for t, covered in enumerate(self._cubes):
                 if covered:
                     base = g.A_FREE + t * MAX_OPTIONS
                     for k in g.bits_of[covered]:
-                        cubes.append(base + k)
-            return cubes
+                        ids.append(base + k)
+            return ids
         if phase == OFFER:
             affordable = g.stores[res[b]][res[b + 1]][res[b + 2]][2]
             base = g.A_OFFER
-            offers = []
+            ids = []
             for c in self._offers:
                 if affordable >> c & 1:
-                    offers.append(base + c)
-            offers.sort()
-            return offers
+                    ids.append(base + c)
+            ids.sort()
+            return ids
         if phase == FAVOUR:
             return [g.A_FAVOUR + f for f in range(len(FAVOURS)) if not self.favours >> f & 1]
         if phase == REVEAL:
