@@ -333,6 +333,30 @@ class NakumGame(Game):
         return NakumState(self)
 
 
+class _BoardList:
+    """A board list of a Nakum state, read and replaced by its public name.
+
+    The state keeps bit sets derived from these lists for its listings. Play
+    changes the lists through their underscored names and keeps the sets in
+    step; anyone else gets the list through the public name, which marks the
+    sets stale, so they are surveyed again before the next listing (a list
+    changed by hand is never missed).
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.kept = "_" + name
+
+    def __get__(self, state: NakumState | None, owner: type | None = None) -> list[int]:
+        if state is None:  # asked of the class itself
+            return self  # type: ignore[return-value]
+        state._stale = True
+        return getattr(state, self.kept)  # type: ignore[no-any-return]
+
+    def __set__(self, state: NakumState, value: list[int]) -> None:
+        setattr(state, self.kept, value)
+        state._stale = True
+
+
 class NakumState(State):
     """A Nakum position."""
 
@@ -494,71 +518,13 @@ class NakumState(State):
             self._offer_cards |= 1 << c
         self._stale = False
 
-    @property
-    def occ(self) -> list[int]:
-        """Per space, the players on it (a bit set each). Reading it marks the derived sets stale."""
-        self._stale = True
-        return self._occ
-
-    @occ.setter
-    def occ(self, value: list[int]) -> None:
-        self._occ = value
-        self._stale = True
-
-    @property
-    def layout(self) -> list[int]:
-        """Per position, the face-up tile there (-1: face down). Reading it marks the derived sets stale."""
-        self._stale = True
-        return self._layout
-
-    @layout.setter
-    def layout(self, value: list[int]) -> None:
-        self._layout = value
-        self._stale = True
-
-    @property
-    def explorer(self) -> list[int]:
-        """Per position, the player exploring it this round (-1: none). Reading it marks the derived sets stale."""
-        self._stale = True
-        return self._explorer
-
-    @explorer.setter
-    def explorer(self, value: list[int]) -> None:
-        self._explorer = value
-        self._stale = True
-
-    @property
-    def market(self) -> list[int]:
-        """The face-up market cards, in the order drawn. Reading it marks the derived sets stale."""
-        self._stale = True
-        return self._market
-
-    @market.setter
-    def market(self, value: list[int]) -> None:
-        self._market = value
-        self._stale = True
-
-    @property
-    def offers(self) -> list[int]:
-        """The active offerings, in the order drawn. Reading it marks the derived sets stale."""
-        self._stale = True
-        return self._offers
-
-    @offers.setter
-    def offers(self, value: list[int]) -> None:
-        self._offers = value
-        self._stale = True
-
-    @property
-    def cubes(self) -> list[int]:
-        """Per tile, its camp options covered by a black cube (a bit set). Reading it marks the derived sets stale."""
-        self._stale = True
-        return self._cubes
-
-    @cubes.setter
-    def cubes(self, value: list[int]) -> None:
-        self._cubes = value
-        self._stale = True
+    # the board lists, each kept under its underscored name; handing one out marks the derived sets stale
+    occ = _BoardList()  # per space, the players on it (a bit set each).
+    layout = _BoardList()  # per position, the face-up tile there (-1: face down).
+    explorer = _BoardList()  # per position, the player exploring it this round (-1: none).
+    market = _BoardList()  # the face-up market cards, in the order drawn.
+    offers = _BoardList()  # the active offerings, in the order drawn.
+    cubes = _BoardList()  # per tile, its camp options covered by a black cube (a bit set).
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
