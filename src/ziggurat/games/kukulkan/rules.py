@@ -723,43 +723,19 @@ class KukulkanState(State):
     def _sheet_options(self, p: int) -> tuple[Any, ...]:
         """What ``p``'s sheet allows whatever the value (see ``options``), kept until the sheet changes.
 
-        :meth:`_writable` and :meth:`_markable` in one pass, as action ids.
+        :meth:`_writable` and :meth:`_markable` as action ids, with the values they make usable.
         """
         g = self.game
-        numbered = self.numbered[p]
         closed = g.closed(self.drawn[p])
-        values = self.values
-        off = p * g.B
-        writes = []
-        same = 0
-        usable = 0
-        cand = g.upper_mask & ~numbered & closed
-        if cand:
-            write0 = g.write0
-            supports = g.supports
-            support_mask = g.support_mask
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                b = low.bit_length() - 1
-                if support_mask[b] & ~numbered:
-                    continue
-                t = 0
-                for x in supports[b]:
-                    t += values[off + x]
-                writes.append((write0 + b, t))
-                same |= 1 << t
-                usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
+        write0, mark0 = g.write0, g.mark0
+        writes = [(write0 + b, t) for b, t in self._writable(p, closed)]
+        marks = [(mark0 + b, v) for b, v in self._markable(p, closed)]
+        same = usable = 0
+        for _, t in writes:
+            same |= 1 << t
+            usable |= (1 << t) - 2  # writing m < t: the values 1 .. t - 1
         by_writes = usable
-        marks = []
-        todo = numbered & ~self.marked[p] & (g.upper_mask | closed)
-        mark0 = g.mark0
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            b = low.bit_length() - 1
-            v = values[off + b]
-            marks.append((mark0 + b, v))
+        for _, v in marks:
             usable |= 1 << v
         o = self.options[p] = (writes, marks, same, usable, by_writes)
         return o
