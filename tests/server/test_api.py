@@ -6,6 +6,8 @@ compare the log and the state before and after.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -383,3 +385,31 @@ def test_idle_tables_leave_the_cache_and_come_back_the_same(
     assert service.evict_idle(idle=-1) >= 1
     assert table not in service.tables
     assert [frame(client, table, t) for t in (None, tokens[0], tokens[1])] == before
+
+
+def test_a_seat_taken_elsewhere_while_the_table_loads_here_is_shown_all_the_same(client: TestClient) -> None:
+    """Another process seats someone and says so while this one is still reading the table: the notice is
+    kept until the table is loaded, so the older snapshot is caught up instead of shown for ever."""
+    created = create(client, "kuhnah", ["me", "human"], seed=11)
+    table = created["id"]
+    service = client.app.state.server.service
+    assert service.evict_idle(idle=-1) >= 1 and table not in service.tables
+    store = service.store
+    original = store.load_table
+
+    def load_while_someone_sits_down(table_id: str) -> object:
+        record = original(table_id)  # the snapshot: seat 2 still open
+        assert store.claim_seat(table_id, 1, "Bea", "0" * 64, True)  # seated by another process...
+        client.portal.call(service.on_notice, f"s:{table_id}")  # ...which says so before this load ends
+        return record
+
+    store.load_table = load_while_someone_sits_down
+    try:
+        names = [s.get("name") for s in client.get(f"/api/tables/{table}").json()["seats"]]
+    finally:
+        store.load_table = original
+    deadline = time.monotonic() + 10
+    while "Bea" not in names:
+        assert time.monotonic() < deadline, names
+        time.sleep(0.02)
+        names = [s.get("name") for s in client.get(f"/api/tables/{table}").json()["seats"]]

@@ -172,6 +172,8 @@ class TableService:
         self.writer = writer
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        # notices naming a table while it was being loaded: its snapshot may be older than they are
+        self._missed: dict[str, list[str]] = {}
         self.listeners: list[Any] = []  # the hub and the bots: changed(table, timer) and holds(table_id)
         self.latencies: list[float] = []
         self.moves_applied = 0
@@ -204,6 +206,8 @@ class TableService:
                 raise ServiceError("broken", "this table's saved game cannot be replayed") from None
             table.now = lambda: self.now()
             self.tables[table_id] = table
+            for payload in self._missed.pop(table_id, ()):
+                self.on_notice(payload)  # cached now: caught up like any other
             future.set_result(table)
             return table
         except BaseException as exc:
@@ -212,6 +216,7 @@ class TableService:
             raise
         finally:
             self._loading.pop(table_id, None)
+            self._missed.pop(table_id, None)
 
     def evict_idle(self, idle: float = 300.0) -> int:
         """Drop tables nobody used for ``idle`` seconds from the cache (the log keeps them); returns how many.
@@ -526,10 +531,14 @@ class TableService:
             grown = self.tables.get(table_id)
             if grown is not None and seq.isdigit() and grown.seq < int(seq):
                 self._spawn(self.refresh(grown, int(seq)))
+            elif table_id in self._loading:
+                self._missed.setdefault(table_id, []).append(payload)
         elif kind == "s":
             seated = self.tables.get(rest)
             if seated is not None:
                 self._spawn(self.reload_seats(seated))
+            elif rest in self._loading:
+                self._missed.setdefault(rest, []).append(payload)
         elif kind == "j":
             for listener in self.listeners:
                 if hasattr(listener, "wake"):
