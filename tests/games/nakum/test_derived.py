@@ -7,8 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.nakum.helpers import game_with, give, started, texts
-from ziggurat.core import CHANCE, SIMULTANEOUS
+from tests.games.nakum.helpers import game_with, give, random_step, started, texts
 from ziggurat.games.nakum.rules import NakumState
 
 
@@ -35,16 +34,7 @@ def test_sets_kept_move_by_move_match_a_fresh_survey_of_the_board(players: int, 
     fresh._survey()
     assert _derived(state) == _derived(fresh), "a new state's sets are those of its board"
     while not state.is_terminal():
-        cur = state.current_player()
-        if cur == CHANCE:
-            state.apply_action(state.sample_chance(rng))
-        elif cur == SIMULTANEOUS:
-            for p in state.players_to_move():
-                legal = state.legal_actions(p)
-                state.apply_action(legal[int(rng.random() * len(legal))], p)
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+        random_step(state, rng)
         assert not state._stale, "nothing outside touched the board lists"
         fresh = state._copy()
         fresh._survey()

@@ -7,23 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.nakum.helpers import game_with
-from ziggurat.core import CHANCE, SIMULTANEOUS, get_game
+from tests.games.nakum.helpers import game_with, random_step
+from ziggurat.core import CHANCE, get_game
 from ziggurat.games.nakum.balance import Figures, play
 from ziggurat.games.nakum.rules import DAY, NakumState
-
-
-def _step(state: NakumState, rng: random.Random) -> None:
-    cur = state.current_player()
-    if cur == CHANCE:
-        state.apply_action(state.sample_chance(rng))
-    elif cur == SIMULTANEOUS:
-        for p in state.players_to_move():
-            legal = state.legal_actions(p)
-            state.apply_action(legal[int(rng.random() * len(legal))], p)
-    else:
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.random() * len(legal))])
 
 
 @settings(max_examples=25, deadline=None)
@@ -35,17 +22,22 @@ def test_random_games_keep_the_invariants(players: int, seed: int) -> None:
     rng = random.Random(seed)
     steps = 0
     last_round = 0
+    end_round = 0
     while not state.is_terminal():
-        _step(state, rng)
+        random_step(state, rng)
         steps += 1
         for p in range(players):
             assert state.workers[p] + state.reserve[p] + state.sacrificed[p] == 4
             assert 0 <= state.hand[p] <= state.workers[p]
             for i, lim in enumerate(game.limits):
                 assert 0 <= state.res[3 * p + i] <= lim
-            assert len(state.made[p]) <= 2
+            if not state.end_triggered:
+                assert len(state.made[p]) <= 1, "a second offering makes its round the last"
         assert len(state.market) <= 5 and len(state.offers) <= 2
         assert state.round <= game.max_rounds
+        if state.end_triggered:
+            end_round = end_round or state.round
+            assert state.round == end_round, "no round follows the one of a second offering"
         if state.phase == DAY and state.round > last_round:
             # a new Day: the Night filled the market and the offerings, as far as the decks allow
             last_round = state.round
@@ -66,7 +58,7 @@ def test_resampling_keeps_the_view_and_redeals_only_hidden_cards(players: int, s
     for _ in range(upto):
         if state.is_terminal():
             break
-        _step(state, rng)
+        random_step(state, rng)
     for p in range(players):
         sample = state.resample(p, rng)
         assert sample.view(p) == state.view(p)
@@ -128,4 +120,4 @@ def test_tensor_has_a_fixed_size_and_depends_only_on_the_view() -> None:
                 vec = entry.tensor(game, state.view(p))
                 assert len(vec) == entry.tensor_size(game)
                 assert vec == entry.tensor(game, state.resample(p, rng).view(p))
-            _step(state, rng)
+            random_step(state, rng)

@@ -401,6 +401,32 @@ def test_the_round_of_a_second_offering_is_played_out_then_scored_without_night(
     assert state.layout[1] == -1, "no night: the explored tile is not revealed"
 
 
+def test_the_last_round_lets_a_player_make_a_third_offering_and_scores_it() -> None:
+    # "Acaba la ronda actual y una vez que todos los jugadores hayan realizado sus acciones": every
+    # action stays open in the round that ends the game, the pyramid included
+    state = started(2, offers=("o1", "o2"))
+    state.made[0] = [5]
+    state.first_offer[0] = 0
+    state.offer_count = 1
+    state.offer_deck.remove(5)
+    state.workers[0] = state.hand[0] = 4
+    state.reserve[0] = 0
+    give(state, 0, maize=6, skins=6, masks=1)  # o1: 6 maize + 2 skins; o2: 4 skins + 1 mask
+    state.apply_text("place pyramid")
+    state.apply_text("offer o1")
+    assert state.end_triggered
+    state.apply_text("explore 2")
+    assert "place pyramid" in texts(state), "a second offering does not close the pyramid"
+    state.apply_text("place pyramid")
+    state.apply_text("offer o2")
+    assert len(state.made[0]) == 3
+    while state.current_player() != TERMINAL:
+        state.apply_text("explore 3" if state.current_player() == 1 else texts(state)[0])
+    assert state.round == 1
+    points = sum(state.game.offer_points[c] for c in state.made[0])
+    assert state.score_parts(0)["offerings"] == points
+
+
 def test_max_rounds_safeguard_ends_the_game() -> None:
     game = game_with(2, **{"max-rounds": 1})
     state = random_playout(game.new_initial_state(), random.Random(3))
