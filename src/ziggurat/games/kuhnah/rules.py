@@ -27,7 +27,6 @@ start player, the player number.
 from __future__ import annotations
 
 import random
-from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
@@ -158,6 +157,17 @@ class KuhNahGame(Game):
             sum(1 << b for b in range(n) if value[b] > value[c] or lsym[b] == rsym[c] or wsym in (rsym[c], lsym[b]))
             for c in range(n)
         ]
+        # The same tables turned round, per support: bit c of carry_left[a] says that a may carry card c
+        # on its left half (a is c's left support), carry_right[b] likewise; a pair (a, b) may carry
+        # exactly the cards in carry_left[a] & carry_right[b] before jade-wild halves.
+        self.carry_left = [sum(1 << c for c in range(n) if self.left_ok[c] >> a & 1) for a in range(n)]
+        self.carry_right = [sum(1 << c for c in range(n) if self.right_ok[c] >> b & 1) for b in range(n)]
+        # the upper-slot action above the pair whose left card has key ``key``, for a base whose left
+        # end is column 0 (subtract the base's left column); rows without a slot above are never asked
+        self.pair_action = [
+            self.row_offset[min(key // ROW + 1, len(self.row_offset) - 1)] + key % ROW - ORIGIN
+            for key in range((self.max_row + 1) * ROW)
+        ]
         self._num_actions = self.wild_base + (2 * n if self.jade_wild else 0)
 
     @property
@@ -223,10 +233,11 @@ class KuhNahState(State):
         self.base_right = [-1] * n  # base covers columns base_left..base_right
         self.wild_used = [False] * n
         self.wild_halves: set[int] = set()  # card * 2 + half
-        # derived from ``cells`` (kept in step by _apply, rebuilt by _load): the keys of the left cards
-        # of the side-by-side pairs with nothing on them yet, i.e. the upper slots a card could go in,
-        # in ascending order (row by row, left to right: the order of their action ids)
-        self.open_pairs: list[list[int]] = [[] for _ in range(n)]
+        # derived from ``cells`` (kept in step by _apply, rebuilt by recount): per player, the side-by-side
+        # pairs with nothing on them yet (the upper slots a card could go in), as the key of the pair's
+        # left card -> the cards the pair may carry by weight and symbols (bit c: card c), in the order
+        # the pairs were made
+        self.open_pairs: list[dict[int, int]] = [{} for _ in range(n)]
 
     # ---------------------------------------------------------- who decides
     def current_player(self) -> int:
@@ -274,24 +285,30 @@ class KuhNahState(State):
         pairs = self.open_pairs[player]
         if not cells:
             actions = [BASE_LEFT]
-        elif not pairs:
-            actions = [BASE_LEFT, BASE_RIGHT]
         else:
             actions = [BASE_LEFT, BASE_RIGHT]
-            left_ok = g.left_ok[card]
-            right_ok = g.right_ok[card]
-            halves = self.wild_halves
-            offset = g.row_offset
-            shift = ORIGIN + self.base_left[player]
-            for key in pairs:  # sorted, as the slots' action ids are
-                a = cells[key]
-                b = cells[key + 1]
-                # each support: heavier or matching by its symbols (the tables), or made wild by jade
-                if not left_ok >> a & 1 and not (halves and self._wild_match(card, LEFT, a)):
-                    continue
-                if not right_ok >> b & 1 and not (halves and self._wild_match(card, RIGHT, b)):
-                    continue
-                actions.append(offset[key // ROW + 1] + key % ROW - shift)
+            if pairs:
+                above = g.pair_action
+                shift = self.base_left[player]
+                if not self.wild_halves:
+                    for key, fits in pairs.items():
+                        if fits >> card & 1:
+                            actions.append(above[key] - shift)
+                else:
+                    left_ok = g.left_ok[card]
+                    right_ok = g.right_ok[card]
+                    for key, fits in pairs.items():
+                        if not fits >> card & 1:
+                            # each support: by the tables, or made to match by a jade-wild half
+                            a = cells[key]
+                            if not left_ok >> a & 1 and not self._wild_match(card, LEFT, a):
+                                continue
+                            b = cells[key + 1]
+                            if not right_ok >> b & 1 and not self._wild_match(card, RIGHT, b):
+                                continue
+                        actions.append(above[key] - shift)
+                if len(actions) > 3:
+                    actions.sort()  # the pairs come in the order they were made
         if g.jade_wild and not self.wild_used[player] and self.jade[player] > 0:
             base = g.wild_base
             wild_cards = sorted([card, *cells.values()])
@@ -339,13 +356,15 @@ class KuhNahState(State):
                 key = ORIGIN + self.base_right[player]
             else:
                 key = g.slot_key[action] + self.base_left[player]
-                self.open_pairs[player].remove(key - ROW)
+                del self.open_pairs[player][key - ROW]
             cells[key] = card
             # the new card makes a pair with a neighbour (nothing can lie on a card just placed)
-            if key - 1 in cells:
-                insort(self.open_pairs[player], key - 1)
-            if key + 1 in cells:
-                insort(self.open_pairs[player], key)
+            left = cells.get(key - 1)
+            if left is not None:
+                self.open_pairs[player][key - 1] = g.carry_left[left] & g.carry_right[card]
+            right = cells.get(key + 1)
+            if right is not None:
+                self.open_pairs[player][key] = g.carry_left[card] & g.carry_right[right]
             self.to_move = g.next_seat[player]
             if self.deck:
                 self.phase, self.current = REFILL, CHANCE
@@ -379,9 +398,12 @@ class KuhNahState(State):
     def recount(self) -> None:
         """Work out again what play keeps in step (who decides, the open pairs), after fields were set by hand."""
         self.current = self._who()
+        left, right = self.game.carry_left, self.game.carry_right
         self.open_pairs = [
-            sorted(key for key in cells if key + 1 in cells and key + ROW not in cells) for cells in self.cells
-        ]
+            {key: left[a] & right[cells[key + 1]] for key, a in sorted(cells.items())
+             if key + 1 in cells and key + ROW not in cells}
+            for cells in self.cells
+        ]  # fmt: skip
 
     def _wild_match(self, card: int, half: int, support: int) -> bool:
         """True if a jade-wild half makes ``support`` carry ``half`` of ``card`` (the other half of the support)."""
