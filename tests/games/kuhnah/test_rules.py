@@ -60,6 +60,33 @@ def test_removal_and_reveal_are_chance_events_over_unseen_cards() -> None:
     assert state.action_to_text(state.chance_outcomes()[0][0], CHANCE).startswith("reveal ")
 
 
+@pytest.mark.parametrize("players", [2, 6])
+def test_a_drawn_card_need_not_be_the_one_applied(players: int) -> None:
+    """sample_chance leaves a hint of where it drew; any other card of the deck still applies, and no other."""
+    rng = random.Random(players)
+    state = game_with(players).new_initial_state()
+    twin = state.clone()
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            action = state.legal_actions()[0]
+            state.apply_action(action)
+            twin.apply_action(action)
+            continue
+        drawn = state.sample_chance(rng)
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        other = outcomes[(outcomes.index(drawn) + 1) % len(outcomes)]
+        gone = state.removed + [c for c in state.quarry if c >= 0]
+        for impossible in gone[:1]:
+            before = state.to_json()
+            with pytest.raises(IllegalActionError):
+                state.apply_action(impossible)
+            assert state.to_json() == before, "a refused card changes nothing"
+        state.apply_action(other)  # not the card just drawn
+        twin.apply_action(other)  # never sampled: no hint at all
+        assert state == twin and other not in state.deck
+    assert state.outcome() == twin.outcome()
+
+
 def test_start_player_is_chosen_or_random() -> None:
     match = Match(game_with(3, **{"start-player": "2"}), seed=3)
     match.resolve_chance()

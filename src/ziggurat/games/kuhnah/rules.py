@@ -202,6 +202,7 @@ class KuhNahState(State):
         "cells",
         "current",
         "deck",
+        "drawn",
         "jade",
         "open_pairs",
         "phase",
@@ -225,6 +226,7 @@ class KuhNahState(State):
         self.quarry = [-1, -1]
         self.quarry_jade = [0, 0]
         self.deck = list(range(game.num_cards))  # not removed, not revealed; kept sorted
+        self.drawn = -1  # where sample_chance last drew a card from the deck: a hint, checked before use
         self.removed: list[int] = []
         self.taken = -1  # quarry slot of the card being placed
         self.jade = [START_JADE] * n
@@ -265,12 +267,15 @@ class KuhNahState(State):
         if self.phase == SETUP_START:
             return int(u * self.game.num_players)
         deck = self.deck
-        return deck[int(u * len(deck))]
+        i = self.drawn = int(u * len(deck))
+        return deck[i]
 
     def _chance_legal(self, outcome: int) -> bool:
         if self.phase == SETUP_START:
             return outcome in range(self.game.num_players)
-        return outcome in self.deck  # a scan of a few dozen small ints beats a binary search's call
+        deck = self.deck
+        i = self.drawn  # a card just drawn by sample_chance is found without a scan of the deck
+        return (i < len(deck) and deck[i] == outcome) or outcome in deck
 
     # ----------------------------------------------------------------- rules
     def _legal_actions(self, player: int) -> list[int]:
@@ -370,30 +375,35 @@ class KuhNahState(State):
                 self.phase, self.current = REFILL, CHANCE
             else:
                 self.phase, self.current = OVER, TERMINAL
-        elif phase == SETUP_REVEAL or phase == REFILL:
-            self.deck.remove(action)
-            quarry = self.quarry
-            if quarry[0] < 0:
-                quarry[0] = action
+        elif phase == SETUP_START:
+            self.to_move = self.current = action
+            self.phase = TURN
+        else:  # a card comes off the deck
+            deck = self.deck
+            i = self.drawn
+            if i < len(deck) and deck[i] == action:
+                del deck[i]
             else:
+                deck.remove(action)
+            quarry = self.quarry
+            if phase == REFILL:  # the one empty Quarry place
+                quarry[0 if quarry[0] < 0 else 1] = action
+                self.phase, self.current = TURN, self.to_move
+            elif phase == SETUP_REVEAL:
+                if quarry[0] < 0:
+                    quarry[0] = action
+                    return
                 quarry[1] = action
-            if quarry[1] >= 0 and quarry[0] >= 0:
-                if phase == REFILL:
-                    self.phase, self.current = TURN, self.to_move
-                elif self.game.options["start-player"] == "random":
+                if self.game.options["start-player"] == "random":
                     self.phase = SETUP_START
                 else:
                     self.to_move = self.current = int(str(self.game.options["start-player"])) - 1
                     self.phase = TURN
-        elif phase == SETUP_START:
-            self.to_move = self.current = action
-            self.phase = TURN
-        elif phase == SETUP_REMOVE:
-            self.deck.remove(action)
-            self.removed.append(action)
-            if len(self.removed) == self.game.removed_count:
-                self.removed.sort()
-                self.phase = SETUP_REVEAL
+            else:  # SETUP_REMOVE
+                self.removed.append(action)
+                if len(self.removed) == self.game.removed_count:
+                    self.removed.sort()
+                    self.phase = SETUP_REVEAL
 
     def recount(self) -> None:
         """Work out again what play keeps in step (who decides, the open pairs), after fields were set by hand."""
@@ -562,6 +572,7 @@ class KuhNahState(State):
         new.quarry = self.quarry.copy()
         new.quarry_jade = self.quarry_jade.copy()
         new.deck = self.deck.copy()
+        new.drawn = self.drawn
         new.removed = self.removed.copy()
         new.taken = self.taken
         new.jade = self.jade.copy()
