@@ -51,6 +51,8 @@ class ToyState(State):
             return SIMULTANEOUS
         return TERMINAL
 
+    current = property(current_player)  # the core's hook, worked out on each read
+
     def players_to_move(self) -> tuple[int, ...]:
         if self.current_player() == SIMULTANEOUS:
             return tuple(p for p in (0, 1) if self.picks[p] < 0)

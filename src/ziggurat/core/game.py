@@ -1,6 +1,7 @@
 """The contract every game meets: a configured :class:`Game` and its :class:`State`.
 
-A state says who decides next:
+A state says who decides next (``current_player()``; the core itself reads the
+same answer from ``state.current``, which a game keeps as a field or works out):
 
 * one player (``current_player() >= 0``),
 * several players at once (``current_player() == SIMULTANEOUS``; each of
@@ -174,9 +175,19 @@ class State(ABC):
         self._mover = -1
 
     # ----------------------------------------------------------------- hooks
+    @property
     @abstractmethod
+    def current(self) -> int:
+        """Hook: who decides now, a player or CHANCE, SIMULTANEOUS or TERMINAL (what ``current_player()`` says).
+
+        The public calls read it at every step, so a game keeps it as a field
+        that each change of turn updates (a slot named ``current``: the cheapest
+        read), or works it out in a property.
+        """
+
     def current_player(self) -> int:
         """The player to decide, or CHANCE, SIMULTANEOUS or TERMINAL."""
+        return self.current
 
     @abstractmethod
     def _legal_actions(self, player: int) -> list[int]:
@@ -270,24 +281,24 @@ class State(ABC):
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return self.current_player() == TERMINAL
+        return self.current == TERMINAL
 
     def is_chance_node(self) -> bool:
         """True when chance decides next."""
-        return self.current_player() == CHANCE
+        return self.current == CHANCE
 
     def is_simultaneous_node(self) -> bool:
         """True when several players decide at once."""
-        return self.current_player() == SIMULTANEOUS
+        return self.current == SIMULTANEOUS
 
     def players_to_move(self) -> tuple[int, ...]:
         """Players who still have to decide at this node (empty at chance and terminal)."""
-        p = self.current_player()
+        p = self.current
         return (p,) if p >= 0 else ()
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Legal action ids, sorted; empty for a player who is not to move. Do not mutate."""
-        cur = self.current_player()
+        cur = self.current
         if cur >= 0:
             if player is None or player == cur:
                 legal = self._legal
@@ -308,7 +319,7 @@ class State(ABC):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(outcome id, probability) pairs at a chance node, probabilities summing to 1."""
-        if self.current_player() != CHANCE:
+        if self.current != CHANCE:
             return []
         return self._chance_outcomes()
 
@@ -324,7 +335,7 @@ class State(ABC):
         return outcomes[-1][0]
 
     def _actor(self, player: int | None) -> int:
-        cur = self.current_player()
+        cur = self.current
         if cur == TERMINAL:
             raise GameOverError("the game is over; no more actions")
         if cur >= 0:
@@ -368,7 +379,7 @@ class State(ABC):
         if actor >= 0:
             if action not in legal:  # type: ignore[operator]
                 self._reject(action, actor)
-        elif (cur := self.current_player()) >= 0 and (player is None or player == cur):
+        elif (cur := self.current) >= 0 and (player is None or player == cur):
             legal = self._legal_actions(cur)
             if action not in legal:
                 self._reject(action, cur)
@@ -427,7 +438,7 @@ class State(ABC):
         True
         """
         if player is None:
-            player = self.current_player()
+            player = self.current
             if player == SIMULTANEOUS:
                 raise IllegalActionError("players choose at the same time here: say which player acts")
         self._apply(action, player)
@@ -457,7 +468,7 @@ class State(ABC):
     def _text_player(self, player: int | None) -> int:
         if player is not None:
             return player
-        cur = self.current_player()
+        cur = self.current
         if cur == SIMULTANEOUS:
             to_move = self.players_to_move()
             return to_move[0] if to_move else 0

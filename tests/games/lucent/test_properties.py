@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ziggurat.core import make_game
-from ziggurat.games.lucent.rules import FOCUS, NUM_SLOTS, SUPPORTS, WIDTH, LucentState
+from ziggurat.core import CHANCE, TERMINAL, make_game
+from ziggurat.games.lucent.rules import FOCUS, NUM_SLOTS, OVER, PLAY, SUPPORTS, WIDTH, LucentState
 
 
 @settings(max_examples=25, deadline=None)
@@ -121,3 +121,23 @@ def test_legal_plays_are_every_card_that_fits_in_order(
         assert isinstance(fresh, LucentState) and fresh.legal_actions() == state.legal_actions()
         legal = state.legal_actions()
         state.apply_action(legal[int(rng.random() * len(legal))])
+
+
+def test_who_decides_is_kept_in_step_with_the_phase() -> None:
+    """``current`` is a field set at every change of turn: it must say what the phase and the player to move say."""
+    for players in (2, 5):
+        game = make_game("lucent", players, {"wildcards": players == 5})
+        rng = random.Random(players)
+        for _ in range(20):
+            state = game.new_initial_state()
+            assert isinstance(state, LucentState)
+            while True:
+                phase = state.phase
+                assert state.current == (state.to_move if phase == PLAY else TERMINAL if phase == OVER else CHANCE)
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    state.apply_action(state.sample_chance(rng))
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rng.random() * len(legal))])

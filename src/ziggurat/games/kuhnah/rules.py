@@ -216,13 +216,14 @@ class KuhNahState(State):
     )  # fmt: skip
 
     game: KuhNahGame
+    current: int  # the core's hook, a field here
 
     def __init__(self, game: KuhNahGame):
         super().__init__(game)
         n = game.num_players
         self.phase = SETUP_REMOVE if game.removed_count else SETUP_REVEAL
         self.to_move = 0
-        self.current = CHANCE  # who decides now, kept in step with phase and to_move (see current_player)
+        self.current = CHANCE  # who decides now (the core's hook), kept in step with phase and to_move
         self.quarry = [-1, -1]
         self.quarry_jade = [0, 0]
         self.deck = list(range(game.num_cards))  # not removed, not revealed; kept sorted
@@ -242,9 +243,6 @@ class KuhNahState(State):
         self.open_pairs: list[dict[int, int]] = [{} for _ in range(n)]
 
     # ---------------------------------------------------------- who decides
-    def current_player(self) -> int:
-        return self.current
-
     def _who(self) -> int:
         """Who decides in this phase: the player to move on a turn or a placement, else chance or nobody."""
         phase = self.phase

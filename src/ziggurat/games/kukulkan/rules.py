@@ -589,6 +589,8 @@ class KukulkanState(State):
             return CHANCE
         return TERMINAL
 
+    current = property(current_player)  # the core's hook, worked out on each read
+
     def players_to_move(self) -> tuple[int, ...]:
         """Players whose choice for this round is not complete yet."""
         return self.to_move

@@ -253,6 +253,7 @@ class LucentState(State):
     )  # fmt: skip
 
     game: LucentGame
+    current: int  # the core's hook, a field here
 
     def __init__(self, game: LucentGame):
         super().__init__(game)
@@ -285,9 +286,6 @@ class LucentState(State):
         self.cached: list[int] | None = None
 
     # ---------------------------------------------------------- who decides
-    def current_player(self) -> int:
-        return self.current
-
     # ---------------------------------------------------------------- chance
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         p = 1.0 / len(self.deck)

@@ -534,6 +534,8 @@ class NakumState(State):
             return self.to_move
         return TERMINAL if self.phase == OVER else SIMULTANEOUS
 
+    current = property(current_player)  # the core's hook, worked out on each read
+
     def players_to_move(self) -> tuple[int, ...]:
         """At the setup's heritage choice: everyone who has not chosen yet."""
         cur = self.current_player()

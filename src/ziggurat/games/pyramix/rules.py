@@ -135,6 +135,8 @@ class PyramixState(State):
             return TERMINAL
         return self.to_move
 
+    current = property(current_player)  # the core's hook, worked out on each read
+
     @property
     def in_setup(self) -> bool:
         """True while cubes are still being stacked (chance)."""
