@@ -367,24 +367,11 @@ class State(ABC):
         if player is not None and type(player) is not int:
             player = self._as_player(player)
         legal = self._legal
-        actor = -1
-        if legal is not None:
-            # the common case, kept short: the legal actions of the player to move are known
-            mover = self._mover
-            if mover >= 0:
-                if player is None or player == mover:
-                    actor = mover
-            elif player is not None and player == _SIM_MOVER - mover:
-                actor = player
-        if actor >= 0:
-            if action not in legal:  # type: ignore[operator]
-                self._reject(action, actor)
-        elif (cur := self.current) >= 0 and (player is None or player == cur):
-            legal = self._legal_actions(cur)
+        if legal is not None and player is None and (actor := self._mover) >= 0:
+            # the common case, kept short: the player to move, whose legal actions are known
             if action not in legal:
-                self._reject(action, cur)
-            actor = cur
-        elif cur == CHANCE and (player is None or player == CHANCE):
+                self._reject(action, actor)
+        elif (cur := self.current) == CHANCE and (player is None or player == CHANCE):
             try:
                 possible = self._chance_legal(action)
             except (TypeError, IndexError):  # not a usable index: malformed, said by _reject
@@ -393,12 +380,32 @@ class State(ABC):
                 self._reject(action, CHANCE)
             actor = CHANCE
         else:
-            actor = self._actor(player)  # a player at a simultaneous node, or an error that says why
-            if action not in self._legal_actions(actor):
-                self._reject(action, actor)
+            actor = self._checked_actor(action, player, cur)
         self._apply(action, actor)
         self.history.append((actor, action))
         self._legal = None
+
+    def _checked_actor(self, action: int, player: int | None, cur: int) -> int:
+        """Who makes ``action`` (refused if it is not theirs to make) when apply_action's short cases do not hold.
+
+        That is: a player named explicitly, a player at a simultaneous node, legal
+        actions not asked for yet, or an actor who may not act now (the error says why).
+        """
+        legal = self._legal
+        if legal is not None and player is not None:
+            mover = self._mover
+            if player == (mover if mover >= 0 else _SIM_MOVER - mover):
+                if action not in legal:
+                    self._reject(action, player)
+                return player
+        if cur >= 0 and (player is None or player == cur):
+            if action not in self._legal_actions(cur):
+                self._reject(action, cur)
+            return cur
+        actor = self._actor(player)  # a player at a simultaneous node, or an error that says why
+        if action not in self._legal_actions(actor):
+            self._reject(action, actor)
+        return actor
 
     def _as_id(self, action: object) -> int:
         """``action`` as a plain int if it is an integer of another type (numpy's), else ParseActionError."""
