@@ -294,8 +294,9 @@ class KuhNahState(State):
                 above = g.pair_action
                 shift = self.base_left[player]
                 if not self.wild_halves:
+                    bit = 1 << card
                     for key, fits in pairs.items():
-                        if fits >> card & 1:
+                        if fits & bit:
                             actions.append(above[key] - shift)
                 else:
                     left_ok = g.left_ok[card]
@@ -348,26 +349,30 @@ class KuhNahState(State):
             self.quarry[slot] = -1
             self.taken = -1
             cells = self.cells[player]
+            pairs = self.open_pairs[player]
+            # the new card makes a pair with each neighbour (nothing can lie on a card just placed)
             if action == BASE_LEFT:
                 if cells:
-                    self.base_left[player] -= 1
+                    left_end = self.base_left[player] = self.base_left[player] - 1
+                    key = ORIGIN + left_end
+                    pairs[key] = g.carry_left[card] & g.carry_right[cells[key + 1]]
                 else:
                     self.base_right[player] = 0
-                key = ORIGIN + self.base_left[player]
+                    key = ORIGIN + self.base_left[player]
             elif action == BASE_RIGHT:
-                self.base_right[player] += 1
-                key = ORIGIN + self.base_right[player]
+                right_end = self.base_right[player] = self.base_right[player] + 1
+                key = ORIGIN + right_end
+                pairs[key - 1] = g.carry_left[cells[key - 1]] & g.carry_right[card]
             else:
                 key = g.slot_key[action] + self.base_left[player]
-                del self.open_pairs[player][key - ROW]
+                del pairs[key - ROW]
+                left = cells.get(key - 1)
+                if left is not None:
+                    pairs[key - 1] = g.carry_left[left] & g.carry_right[card]
+                right = cells.get(key + 1)
+                if right is not None:
+                    pairs[key] = g.carry_left[card] & g.carry_right[right]
             cells[key] = card
-            # the new card makes a pair with a neighbour (nothing can lie on a card just placed)
-            left = cells.get(key - 1)
-            if left is not None:
-                self.open_pairs[player][key - 1] = g.carry_left[left] & g.carry_right[card]
-            right = cells.get(key + 1)
-            if right is not None:
-                self.open_pairs[player][key] = g.carry_left[card] & g.carry_right[right]
             self.to_move = g.next_seat[player]
             if self.deck:
                 self.phase, self.current = REFILL, CHANCE
