@@ -17,8 +17,9 @@ Applying an action checks it first: a malformed one raises
 :class:`~ziggurat.core.errors.ParseActionError`, a well-formed but illegal one
 :class:`~ziggurat.core.errors.IllegalActionError`; either way nothing changes.
 
-A game subclasses :class:`State` and fills in the underscored hooks; the public
-methods here do the checking, the history and the caching once for all games.
+A game subclasses :class:`State` and fills in the hooks (``current`` and the
+underscored methods); the public methods here do the checking, the history and
+the caching once for all games.
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ class State(ABC):
 
         The public calls read it at every step, so a game keeps it as a field
         that each change of turn updates (a slot named ``current``: the cheapest
-        read), or works it out in a property.
+        read), or works it out in a property. This, not ``current_player()``, is
+        what a game overrides: the core reads ``current`` itself.
         """
 
     def current_player(self) -> int:

@@ -16,11 +16,13 @@ from ziggurat.core import (
     IllegalActionError,
     Match,
     ParseActionError,
+    RecordError,
     random_playout,
 )
 from ziggurat.games.kuhnah.rules import (
     BASE_LEFT,
     BASE_RIGHT,
+    NO_DRAW,
     OVER,
     REFILL,
     REMOVE,
@@ -85,6 +87,38 @@ def test_a_drawn_card_need_not_be_the_one_applied(players: int) -> None:
         twin.apply_action(other)  # never sampled: no hint at all
         assert state == twin and other not in state.deck
     assert state.outcome() == twin.outcome()
+
+
+def test_a_copy_or_determinisation_keeps_no_trace_of_where_a_card_was_drawn() -> None:
+    """The hint is the drawn card's place in the true sorted deck, which tells how the unseen cards split."""
+    rng = random.Random(3)
+    state = game_with(2).new_initial_state()
+    while state.phase != REFILL:
+        state.apply_action(state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[-1])
+    state.sample_chance(rng)
+    assert state.drawn != NO_DRAW
+    assert state.clone().drawn == NO_DRAW
+    assert all(state.resample(p, rng).drawn == NO_DRAW for p in range(2))
+
+
+@pytest.mark.parametrize(
+    ("phase", "full"),
+    [("refill", (0, 0)), ("refill", (1, 1)), ("reveal", (0, 1)), ("turn", (1, 0)), ("remove", (1, 0))],
+)
+def test_a_saved_quarry_must_fit_its_phase(phase: str, full: tuple[int, int]) -> None:
+    rng = random.Random(1)
+    state = game_with(2).new_initial_state()
+    while state.phase != TURN:
+        state.apply_action(state.sample_chance(rng))
+    data = state.to_json()
+    data["history"] = []
+    saved = data["state"]
+    deck = sorted(saved["deck"] + [c for c in saved["quarry"] if c >= 0])  # the Quarry's cards back in the deck
+    saved["quarry"] = [deck.pop() if f else -1 for f in full]
+    saved["deck"] = deck
+    saved["phase"] = phase
+    with pytest.raises(RecordError, match="Quarry"):
+        state.game.state_from_json(data)
 
 
 def test_start_player_is_chosen_or_random() -> None:

@@ -54,6 +54,8 @@ SETUP_REMOVE, SETUP_REVEAL, SETUP_START, TURN, PLACE, REFILL, OVER = range(7)
 # the two turn choices, shared by every state (legal action lists are never mutated)
 _JADE_OR_TAKE = [JADE_ON, JADE_ON + 1, TAKE, TAKE + 1]
 _TAKE_ONLY = [TAKE, TAKE + 1]
+# ``KuhNahState.drawn`` when no draw waits to be confirmed: past the end of any deck
+NO_DRAW = 1 << 30
 _PHASE_NAMES = ("setup", "setup", "setup", "turn", "place", "refill", "over")
 
 
@@ -227,7 +229,9 @@ class KuhNahState(State):
         self.quarry = [-1, -1]
         self.quarry_jade = [0, 0]
         self.deck = list(range(game.num_cards))  # not removed, not revealed; kept sorted
-        self.drawn = -1  # where sample_chance last drew a card from the deck: a hint, checked before use
+        # where sample_chance last drew a card from the deck: a hint, checked before use; a copy starts
+        # without one (a determinisation must not carry where a card lay in the true deck)
+        self.drawn = NO_DRAW
         self.removed: list[int] = []
         self.taken = -1  # quarry slot of the card being placed
         self.jade = [START_JADE] * n
@@ -388,25 +392,27 @@ class KuhNahState(State):
                 del deck[i]
             else:
                 deck.remove(action)
-            quarry = self.quarry
-            if phase == REFILL:  # the one empty Quarry place
-                quarry[0 if quarry[0] < 0 else 1] = action
-                self.phase, self.current = TURN, self.to_move
-            elif phase == SETUP_REVEAL:
-                if quarry[0] < 0:
-                    quarry[0] = action
-                    return
-                quarry[1] = action
-                if self.game.options["start-player"] == "random":
-                    self.phase = SETUP_START
-                else:
-                    self.to_move = self.current = int(str(self.game.options["start-player"])) - 1
-                    self.phase = TURN
-            else:  # SETUP_REMOVE
+            if phase == SETUP_REMOVE:
                 self.removed.append(action)
                 if len(self.removed) == self.game.removed_count:
                     self.removed.sort()
                     self.phase = SETUP_REVEAL
+                return
+            # a refill, or a reveal at setup: the first empty Quarry place, and play goes on once both are full
+            quarry = self.quarry
+            if quarry[0] < 0:
+                quarry[0] = action
+            else:
+                quarry[1] = action
+            if quarry[0] < 0 or quarry[1] < 0:
+                return
+            if phase == REFILL:
+                self.phase, self.current = TURN, self.to_move
+            elif self.game.options["start-player"] == "random":
+                self.phase = SETUP_START
+            else:
+                self.to_move = self.current = int(str(self.game.options["start-player"])) - 1
+                self.phase = TURN
 
     def recount(self) -> None:
         """Work out again what play keeps in step (who decides, the open pairs), after fields were set by hand."""
@@ -575,7 +581,7 @@ class KuhNahState(State):
         new.quarry = self.quarry.copy()
         new.quarry_jade = self.quarry_jade.copy()
         new.deck = self.deck.copy()
-        new.drawn = self.drawn
+        new.drawn = NO_DRAW
         new.removed = self.removed.copy()
         new.taken = self.taken
         new.jade = self.jade.copy()
@@ -661,6 +667,19 @@ class KuhNahState(State):
             raise RecordError("saved K'uh Nah state has an impossible player or jade count")
         if self.phase == PLACE and not (0 <= self.taken <= 1 and self.quarry[self.taken] >= 0):
             raise RecordError("saved K'uh Nah state is placing a card that is not there")
+        # how full the Quarry is follows from the phase: empty while cards are removed, filled left
+        # then right at the reveal, full on a turn, one place empty while it waits for a refill
+        full = [c >= 0 for c in self.quarry]
+        expected = {
+            SETUP_REMOVE: ([False, False],),
+            SETUP_REVEAL: ([False, False], [True, False]),
+            SETUP_START: ([True, True],),
+            TURN: ([True, True],),
+            PLACE: ([True, True],),
+            REFILL: ([True, False], [False, True]),
+        }.get(self.phase)
+        if expected is not None and full not in expected:
+            raise RecordError(f"saved K'uh Nah state has a Quarry of {self.quarry} in phase {data['phase']!r}")
 
     # ------------------------------------------------------------------ view
     def view(self, player: int | None = None) -> dict[str, Any]:
