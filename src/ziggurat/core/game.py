@@ -369,9 +369,18 @@ class State(ABC):
         if player is not None and type(player) is not int:
             player = self._as_player(player)
         legal = self._legal
-        if legal is not None and player is None and (actor := self._mover) >= 0:
-            # the common case, kept short: the player to move, whose legal actions are known
-            if action not in legal:
+        actor = -1
+        if legal is not None:
+            # the common case, kept short: the legal actions of the one who acts are known (the player
+            # to move, or the player last asked at a simultaneous node)
+            mover = self._mover
+            if mover >= 0:
+                if player is None or player == mover:
+                    actor = mover
+            elif player == _SIM_MOVER - mover:
+                actor = player  # type: ignore[assignment]
+        if actor >= 0:
+            if action not in legal:  # type: ignore[operator]
                 self._reject(action, actor)
         elif (cur := self.current) == CHANCE and (player is None or player == CHANCE):
             try:
@@ -390,16 +399,9 @@ class State(ABC):
     def _checked_actor(self, action: int, player: int | None, cur: int) -> int:
         """Who makes ``action`` (refused if it is not theirs to make) when apply_action's short cases do not hold.
 
-        That is: a player named explicitly, a player at a simultaneous node, legal
-        actions not asked for yet, or an actor who may not act now (the error says why).
+        That is: legal actions not asked for yet, or an actor who may not act now
+        (the error says why).
         """
-        legal = self._legal
-        if legal is not None and player is not None:
-            mover = self._mover
-            if player == (mover if mover >= 0 else _SIM_MOVER - mover):
-                if action not in legal:
-                    self._reject(action, player)
-                return player
         if cur >= 0 and (player is None or player == cur):
             if action not in self._legal_actions(cur):
                 self._reject(action, cur)
