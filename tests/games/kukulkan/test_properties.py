@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ziggurat.games.kukulkan.rules import DIE, plus_minus
+from ziggurat.core import CHANCE, SIMULTANEOUS, TERMINAL, make_game
+from ziggurat.games.kukulkan.rules import CHOOSE, DIE, OVER, ROLL, plus_minus
 
 from .helpers import game, position
 
@@ -83,3 +85,25 @@ def test_plus_minus_one_stays_on_the_die_and_wraps(n: int) -> None:
     assert 1 <= lo < hi <= DIE
     assert {(n - lo) % DIE, (hi - n) % DIE} <= {1, DIE - 1}
     assert {lo, hi} == {(n - 2) % DIE + 1, n % DIE + 1}
+
+
+def test_who_decides_is_kept_in_step_with_the_phase() -> None:
+    """``current`` is a field set with every change of phase: chance rolls, players choose together, then the end."""
+    who = {ROLL: CHANCE, CHOOSE: SIMULTANEOUS, OVER: TERMINAL}
+    for players in (1, 4):
+        game = make_game("kukulkan", players)
+        rng = random.Random(players)
+        for _ in range(5):
+            state = game.new_initial_state()
+            while True:
+                assert state.current == who[state.phase]
+                again = game.state_from_json(state.to_json())
+                assert again.current == state.current and state.clone().current == state.current
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    state.apply_action(state.sample_chance(rng))
+                else:
+                    for p in state.players_to_move():
+                        legal = state.legal_actions(p)
+                        state.apply_action(legal[int(rng.random() * len(legal))], p)

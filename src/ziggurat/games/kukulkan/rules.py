@@ -47,6 +47,8 @@ DIE = 6
 # phases
 ROLL, CHOOSE, OVER = range(3)
 _PHASES = ("roll", "choose", "over")
+# who decides in each phase (the core's hook ``current``, kept beside ``phase``)
+_WHO = (CHANCE, SIMULTANEOUS, TERMINAL)
 
 # helps chosen this round (pending) and used helps (bit per one-use help)
 H_NONE, H_SAME, H_PLUS, H_SUPER, H_PERM = range(5)
@@ -501,6 +503,7 @@ class KukulkanState(State):
         "bonus_due",
         "bonus_pts",
         "claims",
+        "current",
         "die",
         "drawn",
         "end",
@@ -525,11 +528,13 @@ class KukulkanState(State):
     )  # fmt: skip
 
     game: KukulkanGame
+    current: int  # the core's hook: who decides, set with every change of phase
 
     def __init__(self, game: KukulkanGame):
         super().__init__(game)
         n = game.num_players
         self.phase = ROLL
+        self.current = CHANCE
         self.die = 0
         self.round = 0
         self.end = 0
@@ -581,16 +586,6 @@ class KukulkanState(State):
             self.to_move = tuple(sorted((*self.to_move, p)))
 
     # ---------------------------------------------------------- who decides
-    def current_player(self) -> int:
-        phase = self.phase
-        if phase == CHOOSE:
-            return SIMULTANEOUS
-        if phase == ROLL:
-            return CHANCE
-        return TERMINAL
-
-    current = property(current_player)  # the core's hook, worked out on each read
-
     def players_to_move(self) -> tuple[int, ...]:
         """Players whose choice for this round is not complete yet."""
         return self.to_move
@@ -786,6 +781,7 @@ class KukulkanState(State):
             self.die = action + 1
             self.round += 1
             self.phase = CHOOSE
+            self.current = SIMULTANEOUS
             self._reset_round()
             return
         g = self.game
@@ -904,6 +900,7 @@ class KukulkanState(State):
         elif passes == n:
             self.end = END_ALL_PASSED
         self.phase = OVER if self.end else ROLL
+        self.current = TERMINAL if self.end else CHANCE
         self.die = 0
         # The pending lists now belong to ``last``; the roll starts fresh ones.
         self.to_move = ()
@@ -1103,6 +1100,7 @@ class KukulkanState(State):
         new = KukulkanState.__new__(KukulkanState)
         new.game = self.game
         new.phase = self.phase
+        new.current = self.current
         new.die = self.die
         new.round = self.round
         new.end = self.end
@@ -1198,6 +1196,7 @@ class KukulkanState(State):
         if data["phase"] not in _PHASES:
             raise RecordError(f"unknown phase {data['phase']!r}")
         self.phase = _PHASES.index(data["phase"])
+        self.current = _WHO[self.phase]
         self.round = int(data["round"])
         die = data["die"]
         self.die = 0 if die is None else int(die)
