@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.pyramix.helpers import build, game, oracle_legal, unsupported
-from ziggurat.core import random_playout
+from ziggurat.core import CHANCE, TERMINAL, random_playout
 from ziggurat.games.pyramix.geometry import LABELS, NUM_BASE, NUM_POSITIONS
 from ziggurat.games.pyramix.rules import MAX_REMOVALS, PyramixState
 
@@ -105,3 +105,23 @@ def test_scores_follow_the_ruling(seed, players):
     for p in range(NUM_BASE):
         if s.grid[p] == s.game.cobra:
             assert p in out
+
+
+def test_who_decides_is_kept_in_step_with_the_position() -> None:
+    """``current`` is a field: chance while cubes are stacked, then whoever is to move while a cube can be taken."""
+    for players in (2, 4):
+        rng = random.Random(players)
+        for _ in range(10):
+            s = game(players).new_initial_state()
+            assert isinstance(s, PyramixState)
+            while True:
+                expected = CHANCE if s.fill < NUM_POSITIONS else s.to_move if s.moves else TERMINAL
+                assert s.current == expected
+                assert s.game.state_from_json(s.to_json()).current == expected and s.clone().current == expected
+                if s.is_terminal():
+                    break
+                if s.is_chance_node():
+                    s.apply_action(s.sample_chance(rng))
+                else:
+                    legal = s.legal_actions()
+                    s.apply_action(legal[int(rng.random() * len(legal))])

@@ -109,12 +109,15 @@ class PyramixState(State):
     num_kinds + kind]`` counts the cubes a player has taken, ``pool[kind]`` the
     cubes not yet placed during setup, ``fill`` the next place to fill. Kept up
     to date move by move: ``cover`` (see ``NOT_CANDIDATE``), ``near[p]`` the
-    cobras touching ``p`` on its six faces, ``moves`` the legal removals.
+    cobras touching ``p`` on its six faces, ``moves`` the legal removals, and
+    ``current`` (the core's hook): chance while the pyramid is stacked, then the
+    player to move while a cube can be taken, then nobody.
     """
 
-    __slots__ = ("coll", "cover", "fill", "grid", "moves", "near", "pool", "to_move")
+    __slots__ = ("coll", "cover", "current", "fill", "grid", "moves", "near", "pool", "to_move")
 
     game: PyramixGame
+    current: int
 
     def __init__(self, game: PyramixGame):
         super().__init__(game)
@@ -126,17 +129,9 @@ class PyramixState(State):
         self.fill = 0
         self.to_move = 0
         self.moves: list[int] = []
+        self.current = CHANCE
 
     # ---------------------------------------------------------- who decides
-    def current_player(self) -> int:
-        if self.fill < NUM_POSITIONS:
-            return CHANCE
-        if not self.moves:
-            return TERMINAL
-        return self.to_move
-
-    current = property(current_player)  # the core's hook, worked out on each read
-
     @property
     def in_setup(self) -> bool:
         """True while cubes are still being stacked (chance)."""
@@ -199,6 +194,7 @@ class PyramixState(State):
             if self.fill == NUM_POSITIONS:
                 self._init_cover()
                 self.moves = self._compute_moves()
+                self.current = self.to_move if self.moves else TERMINAL
             return
         cover = self.cover
         near = self.near
@@ -231,6 +227,7 @@ class PyramixState(State):
             cover[d] = NOT_CANDIDATE if c == 0 and d < NUM_BASE else c
         self.to_move = (player + 1) % self.game.num_players
         self.moves = self._compute_moves()
+        self.current = self.to_move if self.moves else TERMINAL
 
     # ------------------------------------------------------------ explaining
     def visible_faces(self, place: int) -> int:
@@ -295,6 +292,7 @@ class PyramixState(State):
         new.fill = self.fill
         new.to_move = self.to_move
         new.moves = self.moves  # never mutated in place
+        new.current = self.current
         return new
 
     def collection(self, player: int) -> list[int]:
@@ -347,6 +345,7 @@ class PyramixState(State):
             self.cover = [NOT_CANDIDATE] * NUM_POSITIONS
             self.near = [0] * NUM_POSITIONS
             self.moves = []
+            self.current = CHANCE
             return
         self.fill = NUM_POSITIONS
         if any(self.pool):
@@ -365,6 +364,7 @@ class PyramixState(State):
             raise RecordError(f"saved Pyramix state: more than {PYRAMID_SIZE} cubes in play")
         self._init_cover()
         self.moves = self._compute_moves()
+        self.current = self.to_move if self.moves else TERMINAL
         if phase == "over" and self.moves:
             raise RecordError("saved Pyramix state says the game is over, but a cube can still be taken")
 
