@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import random_step
 from ziggurat.core import CHANCE, SIMULTANEOUS, TERMINAL, make_game
 from ziggurat.games.kukulkan.rules import CHOOSE, DIE, OVER, ROLL, plus_minus
 
@@ -101,9 +102,4 @@ def test_who_decides_is_kept_in_step_with_the_phase() -> None:
                 assert again.current == state.current and state.clone().current == state.current
                 if state.is_terminal():
                     break
-                if state.is_chance_node():
-                    state.apply_action(state.sample_chance(rng))
-                else:
-                    for p in state.players_to_move():
-                        legal = state.legal_actions(p)
-                        state.apply_action(legal[int(rng.random() * len(legal))], p)
+                random_step(state, rng)

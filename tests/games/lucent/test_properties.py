@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import random_step
 from ziggurat.core import CHANCE, TERMINAL, make_game
 from ziggurat.games.lucent.rules import FOCUS, NUM_SLOTS, OVER, PLAY, SUPPORTS, WIDTH, LucentState
 
@@ -136,8 +137,4 @@ def test_who_decides_is_kept_in_step_with_the_phase() -> None:
                 assert state.current == (state.to_move if phase == PLAY else TERMINAL if phase == OVER else CHANCE)
                 if state.is_terminal():
                     break
-                if state.is_chance_node():
-                    state.apply_action(state.sample_chance(rng))
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[int(rng.random() * len(legal))])
+                random_step(state, rng)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from ziggurat.core import CHANCE, SIMULTANEOUS, make_game
+from ziggurat.core import CHANCE, make_game
 from ziggurat.games.nakum.rules import NakumGame, NakumState
 
 MARKET = ("m1", "m2", "m3", "m4", "m5")
@@ -97,17 +96,3 @@ def all_revealed(state: NakumState) -> None:
     free = [p + 1 for p in range(8) if state.layout[p] < 0]
     for pos, key in zip(free, keys, strict=True):
         lay(state, pos, key)
-
-
-def random_step(state: NakumState, rng: random.Random) -> None:
-    """One step of a random game through the checked calls: a chance draw, or a uniform pick per player to move."""
-    cur = state.current_player()
-    if cur == CHANCE:
-        state.apply_action(state.sample_chance(rng))
-    elif cur == SIMULTANEOUS:
-        for p in state.players_to_move():
-            legal = state.legal_actions(p)
-            state.apply_action(legal[int(rng.random() * len(legal))], p)
-    else:
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.random() * len(legal))])

@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.nakum.helpers import game_with, give, random_step, started, texts
+from tests.games.nakum.helpers import game_with, give, started, texts
+from tests.helpers import random_step
 from ziggurat.games.nakum.rules import NakumState
 
 

@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.games.nakum.helpers import game_with, random_step
+from tests.games.nakum.helpers import game_with
+from tests.helpers import random_step
 from ziggurat.core import CHANCE, get_game
 from ziggurat.games.nakum.balance import Figures, play
 from ziggurat.games.nakum.rules import DAY, NakumState

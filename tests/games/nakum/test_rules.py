@@ -385,12 +385,18 @@ def test_pass_is_refused_when_a_space_is_open() -> None:
 # ------------------------------------------------------------------ the end
 
 
-def test_the_round_of_a_second_offering_is_played_out_then_scored_without_night() -> None:
+def _one_offering_made() -> NakumState:
+    """The first Day, o1 and o2 on the pyramid, and player 1 already holding one offering (o6)."""
     state = started(2, offers=("o1", "o2"))
     state.made[0] = [5]
     state.first_offer[0] = 0
     state.offer_count = 1
     state.offer_deck.remove(5)
+    return state
+
+
+def test_the_round_of_a_second_offering_is_played_out_then_scored_without_night() -> None:
+    state = _one_offering_made()
     give(state, 0, maize=6, skins=2)
     state.apply_text("place pyramid")
     state.apply_text("offer o1")
@@ -404,11 +410,7 @@ def test_the_round_of_a_second_offering_is_played_out_then_scored_without_night(
 def test_the_last_round_lets_a_player_make_a_third_offering_and_scores_it() -> None:
     # "Acaba la ronda actual y una vez que todos los jugadores hayan realizado sus acciones": every
     # action stays open in the round that ends the game, the pyramid included
-    state = started(2, offers=("o1", "o2"))
-    state.made[0] = [5]
-    state.first_offer[0] = 0
-    state.offer_count = 1
-    state.offer_deck.remove(5)
+    state = _one_offering_made()
     state.workers[0] = state.hand[0] = 4
     state.reserve[0] = 0
     give(state, 0, maize=6, skins=6, masks=1)  # o1: 6 maize + 2 skins; o2: 4 skins + 1 mask

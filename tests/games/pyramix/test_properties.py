@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.pyramix.helpers import build, game, oracle_legal, unsupported
+from tests.helpers import random_step
 from ziggurat.core import CHANCE, TERMINAL, random_playout
 from ziggurat.games.pyramix.geometry import LABELS, NUM_BASE, NUM_POSITIONS
 from ziggurat.games.pyramix.rules import MAX_REMOVALS, PyramixState
@@ -120,8 +121,4 @@ def test_who_decides_is_kept_in_step_with_the_position() -> None:
                 assert s.game.state_from_json(s.to_json()).current == expected and s.clone().current == expected
                 if s.is_terminal():
                     break
-                if s.is_chance_node():
-                    s.apply_action(s.sample_chance(rng))
-                else:
-                    legal = s.legal_actions()
-                    s.apply_action(legal[int(rng.random() * len(legal))])
+                random_step(s, rng)
