@@ -77,19 +77,8 @@ def value(state: State, p: int) -> float:
     res = state.res
     m, s, k = res[b], res[b + 1], res[b + 2]
     per = g.per_point
-    # score_terms written out: this runs for every player at the end of every search playout
-    storage = m // per[0] + s // per[1] + k // per[2]
-    points = state.tokens[p]
-    table = g.offer_points
-    for x in state.made[p]:
-        points += table[x]
-    table = g.card_points
-    for x in state.bought[p]:
-        points += table[x]
-    table = g.heritage_points
-    for x in state.played[p]:
-        points += table[x]
-    score = float(points + storage)
+    offerings, cards, tokens, storage = state.score_terms(p)
+    score = float(offerings + cards + tokens + storage)
     if state.phase == OVER:
         return score
     v = score - storage + m / per[0] + s / per[1] + k / per[2]
