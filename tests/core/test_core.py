@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from ziggurat.core import (
     GameRecord,
+    IllegalActionError,
     Match,
     OptionError,
     OptionSpec,
     PlayerCountError,
     RecordError,
+    State,
     UnknownBotError,
     UnknownGameError,
     get_game,
@@ -123,6 +126,44 @@ def test_a_copy_never_carries_the_cached_legal_actions() -> None:
     state.legal_actions()
     assert state.clone()._legal is None
     assert state.resample(1, __import__("random").Random(0))._legal is None
+
+
+def _first_split_choice(state: State, rng: random.Random) -> State:
+    """Play to a simultaneous node where each of the first two players to choose has an action the other has not."""
+    while not state.is_terminal():
+        movers = state.players_to_move()
+        if len(movers) > 1:
+            first, second = set(state.legal_actions(movers[0])), set(state.legal_actions(movers[1]))
+            if first - second and second - first:
+                return state
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(state.legal_actions(movers[0])[0], movers[0])
+    raise AssertionError("no simultaneous node with different choices")
+
+
+def test_the_legal_actions_listed_for_one_player_never_decide_for_another() -> None:
+    state = _first_split_choice(make_game("kukulkan", 3).new_initial_state(), random.Random(1))
+    first, second = state.players_to_move()[:2]
+    only_first = next(a for a in state.legal_actions(first) if a not in state.legal_actions(second))
+    only_second = next(a for a in state.legal_actions(second) if a not in state.legal_actions(first))
+    state.legal_actions(first)  # listed last for ``first``
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="say which player"):
+        state.apply_action(only_first)
+    with pytest.raises(IllegalActionError):
+        state.apply_action(only_first, second)
+    assert state.to_json() == before
+    state.apply_action(only_second, second)  # legal for ``second``, though not listed for them
+    assert state.history[-1] == (second, only_second)
+
+    turn = Match(make_game("kuhnah", 2), seed=1)
+    turn.resolve_chance()
+    mover = turn.state.current_player()
+    turn.state.legal_actions()
+    with pytest.raises(IllegalActionError, match=f"player {mover + 1}'s turn"):
+        turn.state.apply_action(turn.state.legal_actions()[0], 1 - mover)
 
 
 def test_a_solo_game_returns_its_score_mapped_by_the_score_bounds() -> None:

@@ -364,25 +364,49 @@ class State(ABC):
         An id that is not an integer (a float, a bool, a text) is refused
         before anything else, so ``1.0`` or ``True`` never pass for ``1``.
         """
+        if type(action) is int:
+            # the common cases, kept short: every checked playout and every move from a person runs through here
+            legal = self._legal
+            if legal is not None:
+                # the legal actions of the one who acts are listed already: the player to move (who may go
+                # unnamed), or the player last asked at a simultaneous node (who must be named)
+                mover = self._mover
+                if player is None:
+                    if mover >= 0 and action in legal:
+                        self._apply(action, mover)
+                        self.history.append((mover, action))
+                        self._legal = None
+                        return
+                elif (
+                    type(player) is int and player == (mover if mover >= 0 else _SIM_MOVER - mover) and action in legal
+                ):
+                    self._apply(action, player)
+                    self.history.append((player, action))
+                    self._legal = None
+                    return
+            elif player is None and self.current == CHANCE:
+                try:
+                    possible = self._chance_legal(action)
+                except (TypeError, IndexError):  # not a usable index: malformed, as the checked case says
+                    possible = False
+                if possible:
+                    self._apply(action, CHANCE)
+                    self.history.append((CHANCE, action))
+                    return
+        self._apply_checked(action, player)
+
+    def _apply_checked(self, action: int, player: int | None) -> None:
+        """:meth:`apply_action` when its short cases do not hold, or to refuse the action with the reason.
+
+        That is: an id or player of another type (a numpy integer), legal actions
+        not listed yet, chance named as the actor, or an action that is not legal
+        or not the actor's to make.
+        """
         if type(action) is not int:
             action = self._as_id(action)
         if player is not None and type(player) is not int:
             player = self._as_player(player)
-        legal = self._legal
-        actor = -1
-        if legal is not None:
-            # the common case, kept short: the legal actions of the one who acts are known (the player
-            # to move, or the player last asked at a simultaneous node)
-            mover = self._mover
-            if mover >= 0:
-                if player is None or player == mover:
-                    actor = mover
-            elif player == _SIM_MOVER - mover:
-                actor = player  # type: ignore[assignment]
-        if actor >= 0:
-            if action not in legal:  # type: ignore[operator]
-                self._reject(action, actor)
-        elif (cur := self.current) == CHANCE and (player is None or player == CHANCE):
+        if self.current == CHANCE and (player is None or player == CHANCE):
             try:
                 possible = self._chance_legal(action)
             except (TypeError, IndexError):  # not a usable index: malformed, said by _reject
@@ -391,25 +415,12 @@ class State(ABC):
                 self._reject(action, CHANCE)
             actor = CHANCE
         else:
-            actor = self._checked_actor(action, player, cur)
+            actor = self._actor(player)  # or an error that says why not
+            if action not in self._legal_actions(actor):
+                self._reject(action, actor)
         self._apply(action, actor)
         self.history.append((actor, action))
         self._legal = None
-
-    def _checked_actor(self, action: int, player: int | None, cur: int) -> int:
-        """Who makes ``action`` (refused if it is not theirs to make) when apply_action's short cases do not hold.
-
-        That is: legal actions not asked for yet, or an actor who may not act now
-        (the error says why).
-        """
-        if cur >= 0 and (player is None or player == cur):
-            if action not in self._legal_actions(cur):
-                self._reject(action, cur)
-            return cur
-        actor = self._actor(player)  # a player at a simultaneous node, or an error that says why
-        if action not in self._legal_actions(actor):
-            self._reject(action, actor)
-        return actor
 
     def _as_id(self, action: object) -> int:
         """``action`` as a plain int if it is an integer of another type (numpy's), else ParseActionError."""
