@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.util import claim_all, create, frame
+from ziggurat.server.app import Settings, create_app
 
 
 @pytest.fixture
@@ -110,3 +111,15 @@ def test_a_cookie_from_another_site_does_not_open_a_seat(client: TestClient, due
     with client.websocket_connect(f"/api/tables/{table}/ws", headers=same) as ws:
         assert hello(ws)["seat"] == 0
     client.cookies.clear()
+
+
+def test_behind_a_proxy_the_public_address_is_this_site(sqlite_url: str) -> None:
+    """A proxy passes requests on with its own ``Host``: the page's origin is then ``--public-url``."""
+    settings = Settings(db_url=sqlite_url, bot_delay=0, bot_workers=0, public_url="https://Games.example/")
+    with TestClient(create_app(settings)) as client:
+        created = create(client, "kuhnah", ["me", "human"], seed=11)
+        table, tokens = created["id"], claim_all(client, created)
+        client.cookies.set(f"zg_{table}", tokens[0])
+        for origin, seat in (("https://games.example", 0), ("https://evil.example", None), ("http://testserver", 0)):
+            with client.websocket_connect(f"/api/tables/{table}/ws", headers={"origin": origin}) as ws:
+                assert hello(ws)["seat"] == seat, origin

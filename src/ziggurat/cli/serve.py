@@ -9,6 +9,7 @@ import os
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
+from urllib.parse import urlsplit
 
 import typer
 
@@ -87,6 +88,16 @@ def check_bus(bus: str, db_url: str) -> None:
         client.close()
 
 
+def _whole_address(url: str) -> bool:
+    """Whether ``url`` is an http(s) address with a host (a path is allowed: links start with it)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  # raises on a port that is not a number in range
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and not parts.query and not parts.fragment
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: every network)")] = "127.0.0.1",
@@ -103,7 +114,10 @@ def serve(
     smtp: Annotated[str | None, typer.Option(help="HOST:PORT of an SMTP server for 'your turn' mails")] = None,
     mail_from: Annotated[str, typer.Option(help="the sender of those mails")] = "ziggurat@localhost",
     public_url: Annotated[
-        str | None, typer.Option(help="the address people open (for links in mails; default http://HOST:PORT)")
+        str | None,
+        typer.Option(
+            help="the address people open (links in mails, and this site behind a proxy; default http://HOST:PORT)"
+        ),
     ] = None,
     workers: Annotated[
         int, typer.Option(help="server processes sharing the port and a PostgreSQL database (--db postgresql://...)")
@@ -142,6 +156,10 @@ def serve(
     if bus is not None:
         check_bus(bus, url)
     check_port(host, port)
+    if public_url is not None and not _whole_address(public_url):
+        raise fail(
+            f"--public-url takes the whole address people open, such as https://games.example (not {public_url!r})"
+        )
     if smtp is not None:
         try:
             parse_smtp(smtp)

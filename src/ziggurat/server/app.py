@@ -57,6 +57,7 @@ from ziggurat.server.mail import send as send_mail
 from ziggurat.server.notify import Listener, RedisPublisher
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
+from ziggurat.server.security import same_site
 from ziggurat.server.service import (
     BOT_LEVELS,
     STATUS_OF,
@@ -90,7 +91,7 @@ class Settings:
     cache_idle: float = 300.0  # seconds before an unused table leaves the memory cache
     smtp: str | None = None  # HOST:PORT of the SMTP server for "your turn" mails (None: no mail)
     mail_from: str = "ziggurat@localhost"
-    public_url: str = "http://localhost:8000"  # how links in mails start
+    public_url: str = "http://localhost:8000"  # the address people open: links in mails, the site check
     bus: str | None = None  # redis://... carries the news between processes (None: PostgreSQL's LISTEN/NOTIFY)
 
 
@@ -692,11 +693,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------- WebSocket
     @app.websocket("/api/tables/{table_id}/ws")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        origin = ws.headers.get("origin")
-        host = ws.headers.get("host")
-        cookie = ws.cookies.get(cookie_name(table_id))
-        if cookie is not None and origin is not None and host is not None and origin.split("://", 1)[-1] != host:
-            cookie = None  # another site's page cannot use this browser's seat
+        same = same_site(ws.headers.get("origin"), ws.headers.get("host"), settings.public_url)
+        cookie = ws.cookies.get(cookie_name(table_id)) if same else None  # another site's page can't use a seat
         await ws.accept()
         try:
             table = await service().get(table_id)
@@ -715,11 +713,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         token = hello.get("token") or bearer(ws)
         seat = service().seat_of(table, token) if token else None
-        same_site = origin is None or host is None or origin.split("://", 1)[-1] == host
         if not token:  # this browser's seat: its cookie (an old one counts for nothing), else its account's
             seat = service().seat_of(table, cookie) if cookie else None
             session = ws.cookies.get(SESSION_COOKIE)
-            if seat is None and session and same_site:
+            if seat is None and session and same:
                 user = await asyncio.to_thread(server().accounts.user_of, session)
                 seat = service().seat_of_user(table, user.id if user else None)
         if token and seat is None:

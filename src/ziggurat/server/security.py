@@ -1,10 +1,11 @@
-"""Seat secrets: random tokens, stored only as hashes, compared in constant time."""
+"""Seat secrets (random tokens, stored only as hashes, compared in constant time) and the site check of WebSockets."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+from urllib.parse import urlsplit
 
 TOKEN_BYTES = 24
 
@@ -35,3 +36,24 @@ def new_table_id() -> str:
 def new_seed() -> int:
     """A secret root seed for a table (63 bits, so it fits a signed 64-bit column)."""
     return secrets.randbits(63)
+
+
+def same_site(origin: str | None, host: str | None, public_url: str) -> bool:
+    """Whether a WebSocket's ``Origin`` is this site, so that the browser's cookies may speak for it.
+
+    This site is the address the request was made to (``Host``) or the one
+    people open (``public_url``, ``--public-url``): behind a reverse proxy that
+    passes requests on to ``127.0.0.1:8000``, ``Host`` names the proxy's
+    target while the page came from the public address. A request without
+    ``Origin`` or ``Host`` is not a browser's page on another site. Scheme
+    aside, the comparison is exact (host and port, any case).
+
+    >>> same_site("https://games.example", "127.0.0.1:8000", "https://games.example/")
+    True
+    >>> same_site("https://evil.example", "127.0.0.1:8000", "https://games.example")
+    False
+    """
+    if origin is None or host is None:
+        return True
+    site = origin.split("://", 1)[-1].lower()
+    return site == host.lower() or site == urlsplit(public_url).netloc.lower()
