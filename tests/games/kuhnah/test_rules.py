@@ -30,6 +30,7 @@ from ziggurat.games.kuhnah.rules import (
     TAKE,
     TURN,
     KuhNahState,
+    _key,
 )
 
 # ------------------------------------------------------------------- setup
@@ -121,6 +122,74 @@ def test_a_saved_quarry_must_fit_its_phase(phase: str, full: tuple[int, int]) ->
         state.game.state_from_json(data)
 
 
+def _saved_with(tmp_path: Path, change, **options: object) -> dict:
+    """A saved 2-player turn (player 1's base 22a 11a, a 15a over them), changed by ``change(game, state data)``.
+
+    The 30a matches neither support, both lighter than it.
+    """
+    symbols = {
+        "15a": ("bat", "monkey"),
+        "22a": ("quetzal", "serpent"),
+        "11a": ("monkey", "bat"),
+        "30a": ("bat", "quetzal"),
+    }
+    deck = deck_file(tmp_path, symbols)
+    game = game_with(2, deck=str(deck), **options)
+    state = position(game, quarry=["20a", "25b"], pyramids={0: {(1, 1): "22a", (1, 2): "11a", (2, 1): "15a"}})
+    data = state.to_json()
+    data["history"] = []
+    game.state_from_json(data)  # as built, it loads
+    change(game, data["state"])
+    return data
+
+
+def _move_card(game, saved: dict, name: str, row: int, col: int) -> None:
+    """Put card ``name`` at (row, col) of player 1's pyramid (1-based, the rulebook's way), off the deck or removed.
+
+    A card that lay there goes to the deck.
+    """
+    card, key = game.cards.index(name), _key(row - 1, col - 1)
+    saved["deck" if card in saved["deck"] else "removed"].remove(card)
+    saved["deck"] += [c for k, c in saved["pyramids"][0] if k == key]
+    saved["pyramids"][0] = [[k, c] for k, c in saved["pyramids"][0] if k != key] + [[key, card]]
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda g, s: _move_card(g, s, "6a", 3, 1), "row 3, column 1 does not lie on two cards"),
+        (lambda g, s: _move_card(g, s, "6a", 2, 2), "row 2, column 2 does not lie on two cards"),
+        (lambda g, s: s["base_right"].__setitem__(0, 3), "base row is not the unbroken row from column 0 to 3"),
+        (lambda g, s: s["base_left"].__setitem__(1, -1), "player 2's base row is not the unbroken row"),
+        (lambda g, s: _move_card(g, s, "6a", 1, 4), "base row is not the unbroken row from column 0 to 1"),
+        (lambda g, s: _move_card(g, s, "30a", 2, 1), "30a lies on cards that cannot carry it"),
+        (lambda g, s: s["wild_used"].__setitem__(0, True), "played without it"),
+    ],
+)
+def test_a_saved_pyramid_must_be_one_play_can_build(tmp_path: Path, change, words: str) -> None:
+    data = _saved_with(tmp_path, change)
+    with pytest.raises(RecordError, match=words):
+        game_with(2, deck=str(tmp_path / "deck.toml")).state_from_json(data)
+
+
+def test_saved_wild_halves_must_come_from_used_jade_wilds(tmp_path: Path) -> None:
+    card = game_with(2).cards.index("22a")
+
+    def one_wild(g, s) -> None:
+        s["wild_used"][0], s["wild_halves"] = True, [card * 2]
+
+    loads = _saved_with(tmp_path, one_wild, **{"jade-wild": True})  # one used jade-wild, one half
+    game = game_with(2, deck=str(tmp_path / "deck.toml"), **{"jade-wild": True})
+    game.state_from_json(loads)
+    for halves in ([], [card * 2, card * 2 + 1], [game.cards.index("30b") * 2]):
+
+        def wrong(g, s, halves=halves) -> None:
+            s["wild_used"][0], s["wild_halves"] = True, halves
+
+        with pytest.raises(RecordError, match="wild halves that no used jade-wild made"):
+            game.state_from_json(_saved_with(tmp_path, wrong, **{"jade-wild": True}))
+
+
 def test_start_player_is_chosen_or_random() -> None:
     match = Match(game_with(3, **{"start-player": "2"}), seed=3)
     match.resolve_chance()
@@ -139,6 +208,16 @@ def test_start_player_is_chosen_or_random() -> None:
 
 
 # -------------------------------------------------------------------- turns
+
+
+def test_turns_go_clockwise_with_three_players() -> None:
+    """Play continues clockwise: each player in turn, then the first again."""
+    state = position(game_with(3), quarry=["20a", "25b"], to_move=1)
+    movers = []
+    for _ in range(4):
+        movers.append(state.current_player())
+        state.apply_text("jade 20a")
+    assert movers == [1, 2, 0, 1]
 
 
 def test_a_turn_is_jade_on_a_quarry_card_or_take() -> None:
@@ -453,6 +532,18 @@ def test_jade_wild_once_per_game_after_taking_costs_a_jade(tmp_path: Path) -> No
     state.apply_text("row 2 pos 1")
     view = state.view(1)
     assert any(c["id"] == "11a" and c["wild"] == [True, False] for c in view["pyramids"][0])
+
+
+def test_jade_wild_on_the_taken_cards_own_half_makes_it_match(tmp_path: Path) -> None:
+    """The jade may go on a half of the taken card itself: that half is wild."""
+    state = _support_case(
+        tmp_path, new=("bat", "monkey"), left=("quetzal", "serpent"), right=("serpent", "bat"), **{"jade-wild": True}
+    )
+    assert "row 2 pos 1" not in [t for _, t in state.legal_action_texts()]
+    state.apply_text("wild 15a right")
+    assert "row 2 pos 1" in [t for _, t in state.legal_action_texts()], "the 15a's wild right half matches the 11a"
+    state.apply_text("row 2 pos 1")
+    assert any(c["id"] == "15a" and c["wild"] == [False, True] for c in state.view(1)["pyramids"][0])
 
 
 def test_jade_wild_needs_jade_and_the_variant(tmp_path: Path) -> None:

@@ -680,6 +680,53 @@ class KuhNahState(State):
         }.get(self.phase)
         if expected is not None and full not in expected:
             raise RecordError(f"saved K'uh Nah state has a Quarry of {self.quarry} in phase {data['phase']!r}")
+        self._check_pyramids()
+
+    def _check_pyramids(self) -> None:
+        """Refuse pyramids that play cannot build (for :meth:`_load`; the pyramids and their base ends are set).
+
+        The base row has no gaps and its ends are the ones kept; every upper card
+        lies on two side-by-side cards that may carry it (by weight and symbols,
+        or a jade-wild half); a wild half belongs to a card in play, one per
+        player who used their wild jade.
+        """
+        g = self.game
+        used = sum(self.wild_used)
+        if used and not g.jade_wild:
+            raise RecordError("saved K'uh Nah state uses a jade-wild, but the game is played without it")
+        in_play = {c for cells in self.cells for c in cells.values()}
+        if self.phase == PLACE:
+            in_play.add(self.quarry[self.taken])
+        if len(self.wild_halves) != used or any(h >> 1 not in in_play for h in self.wild_halves):
+            raise RecordError("saved K'uh Nah state has wild halves that no used jade-wild made")
+        for p, cells in enumerate(self.cells):
+            left, right = self.base_left[p], self.base_right[p]
+            base = sorted(key - ORIGIN for key in cells if key // ROW == 0)
+            if base != list(range(left, right + 1)) or (not cells and (left, right) != (0, -1)):
+                raise RecordError(
+                    f"saved K'uh Nah state: player {p + 1}'s base row is not the unbroken row from column "
+                    f"{left} to {right}"
+                )
+            if left < -ORIGIN or right >= ROW - ORIGIN:
+                raise RecordError(f"saved K'uh Nah state: player {p + 1}'s base row is wider than any deck")
+            for key, card in cells.items():
+                if key < ROW:
+                    continue
+                under = key - ROW
+                a, b = cells.get(under), cells.get(under + 1)
+                if a is None or b is None:
+                    row, col = _row_col(key)
+                    raise RecordError(
+                        f"saved K'uh Nah state: player {p + 1}'s card at row {row + 1}, column {col - left + 1} "
+                        "does not lie on two cards"
+                    )
+                fits = (g.left_ok[card] >> a & 1 or self._wild_match(card, LEFT, a)) and (
+                    g.right_ok[card] >> b & 1 or self._wild_match(card, RIGHT, b)
+                )
+                if not fits:
+                    raise RecordError(
+                        f"saved K'uh Nah state: player {p + 1}'s {g.card(card).id} lies on cards that cannot carry it"
+                    )
 
     # ------------------------------------------------------------------ view
     def view(self, player: int | None = None) -> dict[str, Any]:
