@@ -169,6 +169,13 @@ def test_the_rulebook_example_only_red_or_blue(tmp_path: Path) -> None:
     assert state.view(0)["open_slots"][2]["kinds"] == ["red", "blue", "wildcard", "geomancer"]
 
 
+def test_the_rulebook_example_only_red_blue_or_yellow(tmp_path: Path) -> None:
+    """ "On this board, only a red, blue or yellow gem can be placed" (its picture is lost: a board like it)."""
+    hand = {"red": 1, "blue": 1, "yellow": 1, "green": 1, "purple": 1}
+    state = position(tmp_path, [hand, {"red": 1}], full_base("red blue yellow red blue yellow red blue yellow"))
+    assert {state.game.kinds[a // NUM_SLOTS] for a in state.legal_actions()} == {"red", "blue", "yellow"}
+
+
 def test_an_upper_card_needs_both_cards_under_it(tmp_path: Path) -> None:
     state = position(tmp_path, [{"red": 2}, {"blue": 2}], {"base 5": "red", "base 6": "red"})
     assert act(RED, "row 1 slot 4") not in state.legal_actions()
@@ -259,6 +266,23 @@ def test_an_out_player_stays_out_even_if_a_slot_opens_later(tmp_path: Path) -> N
     assert state.out[1] and state.current_player() != 1
 
 
+def test_an_out_player_stays_out_when_a_slot_opens_for_them(tmp_path: Path) -> None:
+    """ "Play continues without that player": a slot they could use, opened later, does not bring them back."""
+    state = position(
+        tmp_path, [{"red": 2, "wildcard": 1}, {"yellow": 1}, {"red": 2}], full_base("red " * 9),
+        options={"wildcards": True}, removed=["blue", "blue"],
+    )  # fmt: skip
+    state.apply_text("red r1s1")
+    assert state.out == [False, True, False]
+    state.apply_text("red r1s2")
+    state.apply_text("wildcard r1s3")  # a yellow now fits at row 2 slot 2, over the red and the Wildcard
+    assert any(a % NUM_SLOTS == parse_slot("row 2 slot 2") for a in state._plays(1))
+    assert state.out[1] and state.current_player() == 2
+    while not state.is_terminal():
+        assert state.current_player() != 1
+        state.apply_action(state.legal_actions()[0])
+
+
 def test_players_with_empty_hands_are_skipped(tmp_path: Path) -> None:
     state = position(tmp_path, [{"red": 2}, {"blue": 1}, {"green": 2}], {"base 5": "red"})
     state.apply_text("play red at base 4")
@@ -325,6 +349,22 @@ def test_geomancer_point_needs_the_geomancer_to_be_the_last_card_played(tmp_path
     state.apply_text("red b3")
     state.apply_text("blue b7")
     assert state.scores() == (1.0, 2.0)
+
+
+def test_geomancer_point_counts_for_a_player_out_with_cards_left(tmp_path: Path) -> None:
+    """The point is for the Geomancer as the last card the player played, whether or not the hand is empty."""
+    state = position(
+        tmp_path, [{"geomancer": 1, "blue": 1}, {"geomancer": 1, "red": 2}], full_base("red " * 9),
+        options={"points": True, "geomancers": True},
+    )  # fmt: skip
+    state.apply_text("geomancer r1s1")
+    state.apply_text("red r1s5")
+    assert state.out[0] and state.sizes[0] == 1, "player 1 is out, still holding the blue"
+    state.apply_text("red r1s7")
+    state.apply_text("geomancer r1s8")
+    assert state.is_terminal()
+    # player 1: the Geomancer point only; player 2: last to place, every card played, the Geomancer
+    assert state.scores() == (1.0, 3.0)
 
 
 def test_geomancer_point_without_points_variant_is_not_scored(tmp_path: Path) -> None:

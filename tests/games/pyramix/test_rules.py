@@ -162,6 +162,16 @@ def test_a_cube_with_three_visible_faces_goes_without_cascade():
     assert s.current_player() == 1
 
 
+def test_play_continues_to_the_left_with_three_players():
+    """ "Play continues to the left": each player in turn, then the first again."""
+    s = build(full(), players=3)
+    movers = []
+    for _ in range(4):
+        movers.append(s.current_player())
+        s.apply_action(s.legal_actions()[0])
+    assert movers == [0, 1, 2, 0]
+
+
 # ---------------------------------------------------------------- rule 2: the tray is never left empty
 
 
