@@ -253,6 +253,21 @@ def test_a_one_use_help_is_gone_after_use() -> None:
         st.apply_text("help plus-one 5", 0)
 
 
+def test_super_six_and_same_value_are_once_per_game() -> None:
+    """A used help is gone: "when you use it you have to mark its icon with a cross for exhausting it"."""
+    g = game()
+    st = position(die=6, sheets=[{"drawn": outlines(g, 1), "helps_used": ["super-six"]}], g=g)
+    assert "mark b1" not in texts(st) and not any(t.startswith("help super-six") for t in texts(st))
+    with pytest.raises(IllegalActionError, match="already used the super-six"):
+        st.apply_text("help super-six 5", 0)
+    st = position(die=6, sheets=[{"drawn": outlines(g, 7)}], g=g)
+    assert "help same-value" in texts(st)  # b7's support is the base 6
+    st = position(die=6, sheets=[{"drawn": outlines(g, 7), "helps_used": ["same-value"]}], g=g)
+    assert "help same-value" not in texts(st)
+    with pytest.raises(IllegalActionError, match="already used the same-value"):
+        st.apply_text("help same-value", 0)
+
+
 def test_super_six_only_on_a_rolled_six() -> None:
     g = game()
     st = position(die=6, sheets=[{"drawn": outlines(g, 1)}], g=g)
@@ -281,6 +296,18 @@ def test_same_value_writes_the_support_value_or_the_sum_of_two() -> None:
     st = position(die=3, sheets=[{"drawn": outlines(g, 7)}], g=g)
     with pytest.raises(IllegalActionError, match="equal to its support"):
         st.apply_text("help same-value", 0)
+
+
+def test_same_value_writes_exactly_the_support_not_a_lower_number() -> None:
+    """Same-value writes a number equal to the support (or the sum of two), never one below it."""
+    g = game()
+    # b7 rests on the base 6, b5 on the base 4 + 5 = 9: with a 6 only b7 takes the same value
+    st = position(die=6, sheets=[{"drawn": outlines(g, 7, 5)}], g=g)
+    assert "write b5" in texts(st) and "write b7" not in texts(st)  # without the help: only below the support
+    do(st, 0, "help same-value")
+    assert texts(st) == ["write b7"]
+    with pytest.raises(IllegalActionError, match="must equal"):
+        st.apply_text("write b5", 0)
 
 
 def test_one_help_per_round_never_combined() -> None:
@@ -328,6 +355,20 @@ def test_axis_bonus_is_three_points() -> None:
     assert st.score(0) == 5 + 3 + 6
 
 
+def test_axis_bonus_is_claimed_once() -> None:
+    """Every player may claim each normal bonus once: later marks add no second 3 points."""
+    g = game()
+    values = {7: 5, 11: 4, 14: 3, TOP: 2}
+    st = position(die=2, sheets=[{"drawn": outlines(g, 0, *AXIS), "values": values, "marked": AXIS[:-1]}], g=g)
+    do(st, 0, f"mark b{TOP}")
+    sheet = st.view(0)["sheets"][0]
+    assert sheet["bonuses"] == ["axis"] and sheet["bonus_points"] == 3 and st.score(0) == 5 + 3
+    roll(st, 4)
+    do(st, 0, "mark b0")
+    sheet = st.view(0)["sheets"][0]
+    assert sheet["bonuses"] == ["axis"] and sheet["bonus_points"] == 3 and st.score(0) == 6 + 3
+
+
 def test_full_bonus_is_the_highest_external_value() -> None:
     g = game()
     values = dict(FULL_VALUES)
@@ -373,6 +414,40 @@ def test_first_to_claim_same_round_tie_then_closed() -> None:
     sheets = st.view(None)["sheets"]
     assert sheets[2]["bonuses"] == [] and sheets[2]["score"] == 2  # closed: only the crosses
     assert st.view(None)["claimed_by"]["A-C"] == [0, 1]
+
+
+def test_first_to_claim_is_the_difference_when_a_is_higher_than_c() -> None:
+    """A and C numbered and marked: |C - A| points, also when A is the higher."""
+    g = game()
+    # C = 4 over the base 5; A = 5 over b10 (6) over b5 (6) and C.
+    values = {5: 6, C: 4, 10: 6, A: 5}
+    st = position(die=5, sheets=[{"drawn": outlines(g, 0, 1, 5, C, 10, A), "values": values, "marked": [C]}], g=g)
+    do(st, 0, f"mark b{A}")
+    sheet = st.view(0)["sheets"][0]
+    assert sheet["bonuses"] == ["A-C"] and sheet["bonus_points"] == 1 and st.score(0) == 2 + 1
+
+
+def test_first_to_claim_b_d_same_round_tie_then_closed() -> None:
+    """All players who claim a first-to-claim bonus in the same round get it; then it is crossed out."""
+    g = game(3)
+    # D = 4 over the base 5; B = 1 over b12 (6) over D and b9 (6).
+    values = {D: 4, 9: 6, 12: 6, B: 1}
+    drawn = outlines(g, 3, 4, D, 9, 12, B)
+    ready = {"drawn": drawn, "values": values, "marked": [D]}
+    st = position(players=3, die=1, sheets=[ready, ready, ready], g=g)
+    do(st, 0, f"mark b{B}")
+    do(st, 1, f"mark b{B}")
+    do(st, 2, "draw s0")  # player 3 could have, but does something else
+    sheets = st.view(None)["sheets"]
+    assert [s["bonuses"] for s in sheets] == [["B-D"], ["B-D"], []]
+    assert [s["bonus_points"] for s in sheets] == [3, 3, 0]  # |D - B| = |4 - 1|
+    roll(st, 1)
+    do(st, 0, "draw s1")
+    do(st, 1, "draw s1")
+    do(st, 2, f"mark b{B}")
+    sheets = st.view(None)["sheets"]
+    assert sheets[2]["bonuses"] == [] and sheets[2]["score"] == 2  # closed: only the crosses
+    assert st.view(None)["claimed_by"]["B-D"] == [0, 1]
 
 
 def test_bonuses_are_checked_at_the_end_of_the_round() -> None:
