@@ -165,6 +165,26 @@ def test_covered_options_stay_covered_and_an_exhausted_camp_is_closed() -> None:
         state.apply_text("place maizal camp")
 
 
+def test_a_camp_market_card_option_needs_a_card_the_player_can_pay_for() -> None:
+    """A camp's market card is bought "pagando sus posibles costes": no option for a card none can pay."""
+    state = started(2, market=("m1", "m8", "m9", "m14", "m18"))  # every card costs something
+    give(state, 0)
+    give(state, 1)
+    state.apply_text("place maizal basic 1")  # player 1: 3 maize, so player 2 could pay for none
+    state.apply_text("place maizal camp")
+    assert texts(state) == ["camp maizal 1", "camp maizal 2"]
+    with pytest.raises(IllegalActionError, match="can't pay for any market card"):
+        state.apply_text("camp maizal 3")
+    state = started(2, market=("m1", "m8", "m9", "m14", "m18"))
+    give(state, 0)
+    give(state, 1)
+    state.cubes[0] = 0b011  # only the market card option is left
+    state.apply_text("place maizal basic 1")
+    assert "place maizal camp" not in texts(state)
+    give(state, 1, maize=3)  # m8 costs 3 maize
+    assert "place maizal camp" in texts(state)
+
+
 def test_explore_scores_a_point_now_and_reveals_the_tile_at_night() -> None:
     state = started(2)
     state.apply_text("explore 5")
@@ -358,6 +378,31 @@ def test_grow_the_clan_not_in_round_one_and_only_with_a_reserve_worker() -> None
         state.apply_text("place grow")
 
 
+def test_with_4_players_grow_the_clan_holds_two_workers_pituk_and_the_start_space_one() -> None:
+    state = started(4, tiles=((1, "maizal"), (2, "cazador")))
+    all_revealed(state)
+    state.round = 2
+    state._legal = None
+    state.apply_text("place grow")  # player 1
+    assert "place grow" in texts(state), "the clan space is marked for 4 players"
+    state.apply_text("place grow")  # player 2 too
+    assert state.workers[:2] == [3, 3]
+    assert "place grow" not in texts(state), "full with two"
+    state.apply_text("place start")  # player 3
+    assert state.current_player() == 3
+    assert "place start" not in texts(state), "the start player space holds one worker"
+    with pytest.raises(IllegalActionError, match="taken the start player token this round"):
+        state.apply_text("place start")
+    state.apply_text("place pituk")  # player 4
+    state.apply_text("pituk offerings")
+    chance(state, "offering o5")
+    chance(state, "offering o6")
+    assert state.current_player() == 2, "players 1 and 2 have no worker left"
+    assert "place pituk" not in texts(state), "Pituk holds one worker"
+    with pytest.raises(IllegalActionError, match="already has a worker"):
+        state.apply_text("place pituk")
+
+
 def test_a_player_with_no_legal_space_passes_and_the_day_ends_when_all_are_stuck() -> None:
     state = started(2)
     g = state.game
@@ -458,6 +503,14 @@ def test_resources_beyond_the_family_limit_are_lost_when_gained() -> None:
     assert state.res[5] == 4
 
 
+def test_heritage_cards_end_points_count_in_the_score() -> None:
+    """Played heritage cards are kept: "al final de la partida obtendrás los puntos de victoria que indique"."""
+    state = started(2, hands=(("h7", "h2", "h3"), ("h4", "h5", "h6")))  # h7: 2 points at the end
+    assert state.played[0] == [state.game.heritage_ids["h7"]]
+    assert state.score_parts(0) == {"offerings": 0, "cards": 2, "tokens": 0, "storage": 0}
+    assert state.score_parts(1)["cards"] == 0, "h4's 2 points are tokens, not end points"
+
+
 def _final(state: NakumState) -> NakumState:
     state.phase = OVER
     state.draws = []
@@ -484,6 +537,14 @@ def test_tie_break_then_most_masks() -> None:
     give(state, 1, masks=1)  # 1 point in storage
     assert state.scores() == (1.0, 1.0)
     assert state.outcome().ranks == (2, 1)
+
+
+def test_tie_break_point_tokens_before_masks() -> None:
+    state = _final(started(2))
+    state.tokens[0] = 2
+    give(state, 1, masks=2)  # 2 points in storage, and more masks
+    assert state.scores() == (2.0, 2.0)
+    assert state.outcome().ranks == (1, 2)
 
 
 def test_tie_break_then_the_first_to_make_an_offering() -> None:
