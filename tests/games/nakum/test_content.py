@@ -9,7 +9,7 @@ import pytest
 
 from tests.games.nakum.helpers import game_with
 from ziggurat.core import ConfigError, ContentError
-from ziggurat.games.nakum.content import load_content
+from ziggurat.games.nakum.content import MARKET_ACTION, Effect, load_content
 
 
 def _shipped(name: str) -> str:
@@ -28,6 +28,13 @@ def test_the_reconstruction_loads_and_says_so() -> None:
     assert content.family.limits == (9, 6, 4) and content.family.per_point == (3, 2, 1)
     for name in ("tiles.toml", "market.toml", "offerings.toml", "heritage.toml", "family.toml"):
         assert "RECONSTRUCTION" in _shipped(name)
+
+
+def test_the_rulebooks_two_camp_examples_are_shipped() -> None:
+    """La Aldea: "1 point and a mask, or a market card"; La Selva's camp offers "a skin or two maize"."""
+    tiles = {t.key: t for t in load_content().tiles}
+    assert tiles["aldea"].camp == (Effect(gain=(0, 0, 1, 1)), Effect(action=MARKET_ACTION))
+    assert tiles["selva"].camp[:2] == (Effect(gain=(0, 1, 0, 0)), Effect(gain=(2, 0, 0, 0)))
 
 
 def test_a_user_file_replaces_the_shipped_one(tmp_path: Path) -> None:
