@@ -64,6 +64,13 @@ def test_variant_comparison_uses_the_same_seeds() -> None:
     assert summary["setups"]["base"]["games"] == 6
 
 
+def test_variant_comparison_leaves_out_variants_that_cannot_be_combined() -> None:
+    labels = [s.label for s in variant_setups("lucent", 3, {"geomancers": True}, compare=True)]
+    assert labels == ["geomancers", "geomancers+wildcards", "geomancers+points"]
+    labels = [s.label for s in variant_setups("lucent", 3, {}, compare=True)]
+    assert labels == ["base", "wildcards", "geomancers", "geomancer-focus", "points"]
+
+
 def test_report_and_plots_are_written(tmp_path: Path) -> None:
     setups = variant_setups("kuhnah", 2, {}, compare=True)
     result = simulate(setups, ["random", "greedy"], games=20, seed=1)

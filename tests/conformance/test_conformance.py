@@ -25,6 +25,7 @@ from ziggurat.core import (
     CHANCE,
     SIMULTANEOUS,
     ActionError,
+    ConfigError,
     GameOverError,
     GameRecord,
     IllegalActionError,
@@ -40,14 +41,35 @@ from ziggurat.core import (
 GAMES_PER_CASE = 3
 
 
+def _playable(game_id: str, options: dict[str, Any]) -> bool:
+    spec = get_game(game_id).game_class.spec
+    try:
+        for players in spec.player_counts:
+            make_game(game_id, players, options)
+    except ConfigError:
+        return False
+    return True
+
+
 def _option_sets(game_id: str) -> list[dict[str, Any]]:
-    """No options, each boolean option alone, and all of them together."""
+    """No options, each boolean option alone, and all of them together.
+
+    Where some options cannot be combined (a ConfigError), "all together" becomes the
+    combinations built by adding the options one by one, in order and in reverse order,
+    each skipped when it does not go with those already taken.
+    """
     spec = get_game(game_id).game_class.spec
     flags = [o.name for o in spec.options if o.kind == "bool"]
     sets: list[dict[str, Any]] = [{}]
     sets += [{f: not spec.option(f).default} for f in flags]
     if len(flags) > 1:
-        sets.append({f: not spec.option(f).default for f in flags})
+        for order in (flags, flags[::-1]):
+            together: dict[str, Any] = {}
+            for f in order:
+                if _playable(game_id, {**together, f: not spec.option(f).default}):
+                    together[f] = not spec.option(f).default
+            if len(together) > 1 and together not in sets:
+                sets.append(together)
     return sets
 
 

@@ -32,6 +32,8 @@ CASES: dict[str, list[tuple[int, dict[str, object], int]]] = {
         (3, {"wildcards": True}, 200),
         (4, {"geomancers": True}, 200),
         (2, {"points": True}, 200),
+        *[(p, {"geomancer-focus": True}, 300) for p in range(2, 6)],
+        *[(p, {"geomancer-focus": True, "wildcards": True, "points": True}, 200) for p in range(2, 6)],
     ],
     "kukulkan": [(p, {}, 400) for p in range(1, 7)],
     "nakum": [

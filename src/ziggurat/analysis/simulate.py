@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.analysis.backends import chunk, run_chunks
-from ziggurat.core.errors import ZigguratError
+from ziggurat.core.errors import ConfigError, ZigguratError
 from ziggurat.core.game import Game
 from ziggurat.core.match import Match
 from ziggurat.core.registry import get_bot, get_game, make_bot, make_game
@@ -180,7 +180,11 @@ def seat_lineup(bots: Sequence[str], players: int, index: int, rotate: bool) -> 
 
 
 def variant_setups(game: str, players: int, options: Mapping[str, Any], compare: bool) -> list[Setup]:
-    """The chosen setup, and with ``compare`` the same with each other variant switched on."""
+    """The chosen setup, and with ``compare`` the same with each other variant switched on.
+
+    A variant that cannot be combined with the chosen ones (the game's ConfigError, e.g.
+    Lucent's ``geomancers`` and ``geomancer-focus``) is left out of the comparison.
+    """
     spec = get_game(game).game_class.spec
     on = [v for v in spec.variants if options.get(v) in (True, "true", "yes", "1", "on")]
     base_label = "+".join(on) if on else "base"
@@ -191,6 +195,10 @@ def variant_setups(game: str, players: int, options: Mapping[str, Any], compare:
                 continue
             opts = dict(options)
             opts[v] = True
+            try:
+                make_game(spec.id, players, opts)
+            except ConfigError:
+                continue
             setups.append(Setup(spec.id, players, opts, "+".join([*on, v])))
     return setups
 

@@ -20,7 +20,7 @@ def test_registered_with_everything() -> None:
     assert entry.rules == RULES and "Focus Gem" in RULES
     assert entry.render and entry.heuristic and entry.tensor and entry.tensor_size
     assert get_game("Lucent").id == "lucent"
-    assert make_game("lucent", 2).spec.variants == ("wildcards", "geomancers", "points")
+    assert make_game("lucent", 2).spec.variants == ("wildcards", "geomancers", "geomancer-focus", "points")
 
 
 def test_render_draws_the_view() -> None:

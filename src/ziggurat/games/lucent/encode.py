@@ -7,7 +7,7 @@ Layout, all floats in [0, 1]:
 * every player's hand size / 25, who is out, who placed last (one-hot);
 * the pyramid: for each of the 45 slots a one-hot of the kind there (zeros if empty);
 * the open slots: for each slot, which kinds may go there;
-* cards still to deal / 50, gems removed / 5, phase (deal, play, over), variants (3).
+* cards still to deal / 50, gems removed / 5, phase (deal, play, over), variants (4).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def tensor_size(game: Game) -> int:
     """Length of :func:`tensor` for ``game``."""
     n = game.num_players
     k = len(game.deck.kinds)  # type: ignore[attr-defined]
-    return 5 * n + k + 2 * NUM_SLOTS * k + 2 + 3 + 3
+    return 5 * n + k + 2 * NUM_SLOTS * k + 2 + 3 + 4
 
 
 def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
@@ -60,5 +60,5 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
     out.append(min(1.0, view["deck"] / 50.0))
     out.append(min(1.0, view["removed"] / 5.0))
     out.extend(1.0 if view["phase"] == ph else 0.0 for ph in ("deal", "play", "over"))
-    out.extend(1.0 if view["variants"][v] else 0.0 for v in ("wildcards", "geomancers", "points"))
+    out.extend(1.0 if view["variants"][v] else 0.0 for v in ("wildcards", "geomancers", "geomancer-focus", "points"))
     return out

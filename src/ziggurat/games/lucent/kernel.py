@@ -4,7 +4,8 @@ The same rules as :mod:`ziggurat.games.lucent.rules`, which stays the
 reference: the setup (with ``wildcards`` gems removed unseen and the Wildcards
 shuffled in; with ``geomancers`` one Geomancer in each hand first), the deal
 one card at a time from seat 1 (with 2 or 4 players the last card is the Focus
-Gem), then turns: the first card is the Focus Gem unless dealt, a base card
+Gem; with ``geomancer-focus`` a Geomancer is the Focus Gem before the deal and
+that last card is set aside instead), then turns: the first card is the Focus Gem unless dealt, a base card
 goes next to the base, an upper card needs both supports and a colour of one of
 them (Wildcards and Geomancers are any colour, placed or supporting); a player
 who can't play is out, one without cards skipped, and the game ends when nobody
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 CHANCE = -1
 
 # cfg fields
-_P, _KINDS, _WILD, _GEO, _REMOVALS, _FOCUS_DEALT, _GEOMANCERS, _POINTS, _MAX_LEN = range(9)
+_P, _KINDS, _WILD, _GEO, _REMOVALS, _FOCUS_DEALT, _GEOMANCERS, _POINTS, _MAX_LEN, _GEO_FOCUS, _SET_ASIDE = range(11)
 
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -50,7 +51,7 @@ def unsupported(game: Game) -> str | None:
 def prepare(game: Game) -> Config:
     """The kernel's configuration of a :class:`~ziggurat.games.lucent.rules.LucentGame`."""
     g: Any = game
-    cfg = np.zeros(9, np.int64)
+    cfg = np.zeros(11, np.int64)
     cfg[_P] = g.num_players
     cfg[_KINDS] = g.num_kinds
     cfg[_WILD] = g.wild
@@ -60,6 +61,8 @@ def prepare(game: Game) -> Config:
     cfg[_GEOMANCERS] = int(g.geomancers)
     cfg[_POINTS] = int(g.points)
     cfg[_MAX_LEN] = g.max_game_length
+    cfg[_GEO_FOCUS] = int(g.geo_focus)
+    cfg[_SET_ASIDE] = int(g.set_aside)
     card_kind = np.asarray(g.card_kind, np.int32)
     gems = np.asarray(g.gem_indices, np.int32)
     wilds = np.asarray(g.wild_indices, np.int32)
@@ -177,6 +180,10 @@ def _game(
         deck_n += 1
     lo = -1
     hi = -1
+    if cfg[_GEO_FOCUS]:
+        pyr[FOCUS] = geo
+        lo = FOCUS
+        hi = FOCUS
     dealt = 0
     while deck_n > 0:
         j = below(rng, deck_n)
@@ -191,6 +198,8 @@ def _game(
             pyr[FOCUS] = kind
             lo = FOCUS
             hi = FOCUS
+        elif cfg[_SET_ASIDE] and deck_n == 0:
+            pass  # set aside face down, out of the game
         else:
             q = dealt % nplayers
             hands[q, kind] += 1

@@ -108,6 +108,8 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
         title += f" — dealing ({view['deck']} cards to deal)"
     if view["removed"]:
         title += f" — {view['removed']} gems removed unseen"
+    if view.get("aside"):
+        title += f" — {view['aside']} card set aside unseen"
     parts.append(Panel(pyramid_text(view), title=title, expand=False))
     if view.get("hand") is not None:
         t = Text("Your hand: ")

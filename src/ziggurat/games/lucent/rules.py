@@ -5,7 +5,9 @@ the Wildcards join the deck; with ``geomancers``, every player first gets one
 Geomancer. Then the deck is dealt one card at a time, seat 1 first (the player
 left of the dealer), round and round. With 2 or 4 players the last card dealt
 is the Focus Gem, face up in the centre of the base row; with 3 or 5 the first
-player's first card is the Focus Gem.
+player's first card is the Focus Gem. With ``geomancer-focus`` a Geomancer is
+the Focus Gem before the deal instead; with 2 or 4 players the last card dealt
+is then set aside face down, unseen by everyone, out of the game.
 
 The pyramid has 45 slots. Row 0 is the base, nine wide, the Focus Gem in its
 centre (``base 5``); row ``k`` (1..8) has ``9 - k`` slots; the gem at row ``r``
@@ -102,6 +104,10 @@ SPEC = GameSpec(
             help="deal one Geomancer (any colour) to each player first; with points, ending on it earns 1",
         ),
         OptionSpec(
+            "geomancer-focus", "bool", False, variant=True,
+            help="a Geomancer (any colour) is the Focus Gem; with 2 or 4 players the last card is set aside unseen",
+        ),
+        OptionSpec(
             "points", "bool", False, variant=True,
             help="score points: 1 for the last placer, 1 for each player who played every card",
         ),
@@ -144,6 +150,7 @@ class LucentGame(Game):
         n = self.num_players
         self.wildcards = bool(self.options["wildcards"])
         self.geomancers = bool(self.options["geomancers"])
+        self.geo_focus = bool(self.options["geomancer-focus"])
         self.points = bool(self.options["points"])
         self.kinds = d.kinds
         self.num_kinds = k = len(d.kinds)
@@ -169,6 +176,14 @@ class LucentGame(Game):
         if self.wildcards and self.removals > len(gems):
             raise ConfigError(f"{d.source}: the wildcards variant removes {self.removals} gems but the deck has "
                               f"only {len(gems)}")  # fmt: skip
+        if self.geomancers and self.geo_focus:
+            raise ConfigError(
+                "the geomancers and geomancer-focus variants cannot be played together: the Geomancers are "
+                "either dealt to the players (geomancers) or one of them is the Focus Gem (geomancer-focus)"
+            )
+        if self.geo_focus and d.geomancers < 1:
+            raise ConfigError(f"{d.source}: the geomancer-focus variant puts a Geomancer as the Focus Gem "
+                              "but the deck has none")  # fmt: skip
         if self.geomancers and d.geomancers < n:
             raise ConfigError(
                 f"{d.source}: the geomancers variant deals one Geomancer to each of {n} players "
@@ -180,7 +195,9 @@ class LucentGame(Game):
         # is then one lookup per open slot instead of a test per kind and slot
         self.plays_at = [[tuple(x * NUM_SLOTS + s for x in kinds) for kinds in self.kinds_in] for s in range(NUM_SLOTS)]
         self.cards_of_kind = [[i for i, x in enumerate(self.card_kind) if x == kind] for kind in range(k)]
-        self.focus_from_deal = n in (2, 4)
+        # with 2 or 4 players the last card dealt is the Focus Gem, or set aside if a Geomancer is the focus
+        self.focus_from_deal = n in (2, 4) and not self.geo_focus
+        self.set_aside = n in (2, 4) and self.geo_focus
         # the seats in turn order from each seat (``n`` too: the seat after the last one is the first)
         self.seats_from = [tuple((start + i) % n for i in range(n)) for start in range(n + 1)]
         self.deal_size = len(gems) + len(self.wild_indices)
@@ -188,7 +205,7 @@ class LucentGame(Game):
         inplay = list(d.counts)
         if not self.wildcards:
             inplay[self.wild] = 0
-        inplay[self.geo] = n if self.geomancers else 0
+        inplay[self.geo] = n if self.geomancers else 1 if self.geo_focus else 0
         self.in_play = inplay
 
     @property
@@ -231,6 +248,7 @@ class LucentState(State):
     """A Lucent position."""
 
     __slots__ = (
+        "aside",
         "cached",
         "current",
         "dealt",
@@ -262,6 +280,7 @@ class LucentState(State):
         self.phase = REMOVE if game.removals else DEAL
         self.deck = list(game.gem_indices) if game.removals else game.gem_indices + game.wild_indices
         self.removed: list[int] = []
+        self.aside: list[int] = []  # the card set aside unseen (geomancer-focus with 2 or 4 players)
         self.dealt = 0
         self.hands = [[0] * k for _ in range(n)]
         self.sizes = [0] * n
@@ -277,6 +296,10 @@ class LucentState(State):
         self.upper: list[int] = []  # open slots above the base, sorted
         # once the Focus Gem is down: every open slot with the kinds that fit there, by slot (kept move by move)
         self.opens: list[tuple[int, int]] = []
+        if game.geo_focus:
+            self.pyramid[FOCUS] = game.geo
+            self.lo = self.hi = FOCUS
+            self.opens = [(FOCUS - 1, game.all_mask), (FOCUS + 1, game.all_mask)]
         self.out = [False] * n
         self.out_mask = [0] * n  # kinds that were playable when a player went out
         self.to_move = -1
@@ -354,14 +377,14 @@ class LucentState(State):
         if not mask:
             return False  # nothing can be played by anyone: the game is over whatever the hands
         unseen = 0  # kinds of the cards ``player`` cannot see, and how many there are
-        count = len(self.removed) + len(self.deck)
+        count = len(self.removed) + len(self.deck) + len(self.aside)
         for q in range(g.num_players):
             if q != player:
                 for k in range(g.num_kinds):
                     if k != g.geo and self.hands[q][k]:
                         unseen |= 1 << k
                         count += self.hands[q][k]
-        for c in self.removed + self.deck:
+        for c in self.removed + self.deck + self.aside:
             unseen |= 1 << g.card_kind[c]
         n = g.num_players
         for i in range(1, n):
@@ -406,11 +429,13 @@ class LucentState(State):
                     self.phase = DEAL
                 return
             kind = g.card_kind[action]
-            if deck or not g.focus_from_deal:
+            if deck or not (g.focus_from_deal or g.set_aside):
                 q = self.dealt % g.num_players
                 self.hands[q][kind] += 1
                 self.sizes[q] += 1
                 self.have[q] |= 1 << kind
+            elif g.set_aside:
+                self.aside.append(action)
             else:
                 self.pyramid[FOCUS] = kind
                 self.lo = self.hi = FOCUS
@@ -477,6 +502,8 @@ class LucentState(State):
         if not self.hands[player][kind]:
             if kind == g.wild and not g.wildcards:
                 return "Wildcards are played only in the wildcards variant"
+            if kind == g.geo and g.geo_focus:
+                return "the one Geomancer in play is the Focus Gem; the others stay in the box"
             if kind == g.geo and not g.geomancers:
                 return "Geomancers are played only in the geomancers variant"
             if kind == g.geo:
@@ -519,6 +546,8 @@ class LucentState(State):
                 return f"remove {cid}"
             if g.focus_from_deal and len(self.deck) == 1:
                 return f"deal {cid} as focus"
+            if g.set_aside and len(self.deck) == 1:
+                return f"deal {cid} aside"
             return f"deal {cid} to player {self.dealt % g.num_players + 1}"
         kind, slot = divmod(action, NUM_SLOTS)
         if slot == FOCUS and self.lo < 0:
@@ -595,6 +624,7 @@ class LucentState(State):
         new.phase = self.phase
         new.deck = self.deck.copy()
         new.removed = self.removed.copy()
+        new.aside = self.aside.copy()
         new.dealt = self.dealt
         new.hands = [h.copy() for h in self.hands]
         new.sizes = self.sizes.copy()
@@ -617,7 +647,8 @@ class LucentState(State):
         """Redeal what ``player`` can't see, consistently with everything public.
 
         Hidden: the other players' hands, the gems removed by the wildcards
-        variant and, during the deal, the undealt cards. Kept: every hand size,
+        variant, the card set aside by ``geomancer-focus`` and, during the
+        deal, the undealt cards. Kept: every hand size,
         ``player``'s own hand, the pyramid, and each player's Geomancer (everyone
         was dealt one; who still holds theirs is public). A player who went out
         had nothing playable at that moment, so their redealt hand holds none of
@@ -649,6 +680,9 @@ class LucentState(State):
         if self.removed:
             pool.extend(g.card_kind[c] for c in self.removed)
             containers.append(("removed", len(self.removed), g.colour_bits))
+        if self.aside:
+            pool.extend(g.card_kind[c] for c in self.aside)
+            containers.append(("aside", len(self.aside), g.all_mask))
         if self.deck:
             pool.extend(g.card_kind[c] for c in self.deck)
             containers.append(("deck", len(self.deck), g.all_mask))
@@ -668,7 +702,7 @@ class LucentState(State):
         # card indices for the deck and the removed pile, kind by kind
         by_kind = g.cards_of_kind
         used = [0] * nk
-        for key in ("deck", "removed"):
+        for key in ("deck", "removed", "aside"):
             if key in assignment:
                 cards = []
                 for k in assignment[key]:
@@ -676,8 +710,10 @@ class LucentState(State):
                     used[k] += 1
                 if key == "deck":
                     new.deck = sorted(cards)
-                else:
+                elif key == "removed":
                     new.removed = sorted(cards)
+                else:
+                    new.aside = sorted(cards)
         if new.phase == PLAY and new.to_move != player:  # the hand to move was redealt (``player``'s stays)
             new.cached = new._plays(new.to_move)
         return new
@@ -734,6 +770,7 @@ class LucentState(State):
             "phase": _PHASE_NAMES[self.phase],
             "deck": list(self.deck),
             "removed": list(self.removed),
+            "aside": list(self.aside),
             "dealt": self.dealt,
             "hands": [list(h) for h in self.hands],
             "pyramid": list(self.pyramid),
@@ -755,15 +792,23 @@ class LucentState(State):
         ncards = len(g.card_kind)
 
         def card_list(name: str) -> list[int]:
-            value = data[name]
+            value = data.get(name, []) if name == "aside" else data[name]  # saves from before the variant
             if not isinstance(value, list) or not all(isinstance(c, int) and 0 <= c < ncards for c in value):
                 raise RecordError(f"{bad}: {name!r} must be a list of card indices")
             return sorted(value)
 
         self.deck = card_list("deck")
         self.removed = card_list("removed")
-        if len(set(self.deck + self.removed)) != len(self.deck) + len(self.removed):
-            raise RecordError(f"{bad}: a card is listed twice in the deck and removed pile")
+        self.aside = card_list("aside")
+        hidden = self.deck + self.removed + self.aside
+        if len(set(hidden)) != len(hidden):
+            raise RecordError(f"{bad}: a card is listed twice in the deck, removed pile and set-aside card")
+        dealt_out = self.phase in (PLAY, OVER)
+        if len(self.aside) != (1 if g.set_aside and dealt_out else 0):
+            raise RecordError(
+                f"{bad}: {len(self.aside)} cards set aside; one card is set aside after the deal only with "
+                "geomancer-focus and 2 or 4 players"
+            )
         self.dealt = int(data["dealt"])
         hands = data["hands"]
         if not isinstance(hands, list) or len(hands) != n or any(not isinstance(h, list) or len(h) != nk
@@ -812,7 +857,7 @@ class LucentState(State):
         self._reopen()
         # every card accounted for
         counts = [0] * nk
-        for c in self.deck + self.removed:
+        for c in hidden:
             counts[g.card_kind[c]] += 1
         for h in self.hands:
             for k in range(nk):
@@ -829,6 +874,8 @@ class LucentState(State):
             raise RecordError(f"{bad}: only coloured gems can be removed")
         if g.geomancers and any(h[g.geo] > 1 for h in self.hands):
             raise RecordError(f"{bad}: a player holds two Geomancers")
+        if g.geo_focus and self.pyramid[FOCUS] != g.geo:
+            raise RecordError(f"{bad}: with geomancer-focus the Focus Gem (base 5) must be the Geomancer")
         self.cached = None
         if self.phase == PLAY:
             if not 0 <= self.to_move < n or self.out[self.to_move]:
@@ -846,7 +893,8 @@ class LucentState(State):
 
         Public: the pyramid and the Focus Gem, every hand size, who is out,
         who placed last, each player's last card played, the open slots and
-        what may go there, how many cards are still to deal or were removed.
+        what may go there, how many cards are still to deal, were removed or
+        were set aside (only how many: nobody sees them).
         Private: a player's own hand (shown only to them).
         """
         g = self.game
@@ -885,9 +933,15 @@ class LucentState(State):
             "open_slots": open_slots,
             "deck": len(self.deck),
             "removed": len(self.removed),
+            "aside": len(self.aside),
             "last_placer": self.last_placer if self.last_placer >= 0 else None,
             "last_played": [kinds[k] if k >= 0 else None for k in self.last_kind],
-            "variants": {"wildcards": g.wildcards, "geomancers": g.geomancers, "points": g.points},
+            "variants": {
+                "wildcards": g.wildcards,
+                "geomancers": g.geomancers,
+                "geomancer-focus": g.geo_focus,
+                "points": g.points,
+            },
         }
         if self.phase == OVER:
             out["scores"] = list(self._scores())

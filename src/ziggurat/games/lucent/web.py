@@ -331,7 +331,11 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         info.append(f"{view['deck']} cards to deal")
     if view["removed"]:
         info.append(f"{view['removed']} gems removed unseen")
-    info += [f"variant: {name}" for name in ("wildcards", "geomancers", "points") if variants.get(name)]
+    if view.get("aside"):
+        info.append(f"{view['aside']} card set aside unseen")
+    info += [
+        f"variant: {name}" for name in ("wildcards", "geomancers", "geomancer-focus", "points") if variants.get(name)
+    ]
     for i, text in enumerate(info):
         s.text(rx, TOP + 16 + i * 24, text, font_size="16", text_anchor="end", fill=MUTED if i else INK, cls="lu-info")
 
