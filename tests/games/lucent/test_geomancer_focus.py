@@ -319,3 +319,47 @@ def test_a_play_said_to_reveal_nothing_shows_the_same_whatever_the_set_aside_car
         said_yes += bool(answer)
     # with two players the other hand no longer holds every unseen card: the set-aside one is unseen too
     assert said_yes
+
+
+# ---------------------------------------------------------------- front ends
+def test_the_text_and_web_boards_draw_the_geomancer_focus_and_the_set_aside_count() -> None:
+    import xml.etree.ElementTree as ET
+
+    from rich.console import Console
+
+    from ziggurat.core import get_game
+    from ziggurat.games.lucent.web import board
+
+    state = _dealt(2, seed=1)
+    console = Console(width=120, record=True, color_system=None)
+    console.print(get_game("lucent").render(state.view(0), 0))  # type: ignore[misc]
+    text = console.export_text()
+    base = next(line for line in text.splitlines() if "base" in line).replace("·", " ").strip("│ ")
+    assert base.split() == ["base", "any", "Geo", "any"], "the Geomancer at base 5, open either side"
+    assert "1 card set aside unseen" in text
+    legal = state.legal_action_texts(0)
+    root = ET.fromstring(board(state.view(0), 0, legal).svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    gems = {g.get("data-slot"): g.get("data-kind") for g in root.iter(f"{ns}g") if g.get("class") == "lu-gem"}
+    assert gems == {"0:5": "geomancer"}
+    words = [t.text or "" for t in root.iter(f"{ns}text")]
+    assert "1 card set aside unseen" in words and "variant: geomancer-focus" in words
+
+
+def test_the_lobby_offers_it_and_refuses_it_with_geomancers(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from ziggurat.server.app import Settings, create_app
+
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'z.db'}", bot_delay=0, bot_workers=0))
+    with TestClient(app) as client:
+        games = client.get("/api/games").json()
+        lucent = next(g for g in (games if isinstance(games, list) else games["games"]) if g["id"] == "lucent")
+        (opt,) = [o for o in lucent["options"] if o["name"] == "geomancer-focus"]
+        assert opt["kind"] == "bool" and opt["default"] is False and opt["variant"] is True
+        body = {"game": "lucent", "seats": ["human", "human"], "name": "Ana"}
+        r = client.post("/api/tables", json={**body, "options": {"geomancer-focus": True}})
+        assert r.status_code == 201, r.text
+        r = client.post("/api/tables", json={**body, "options": {"geomancer-focus": True, "geomancers": True}})
+        assert r.status_code == 400 and "geomancer-focus" in r.text, r.text
