@@ -25,6 +25,8 @@ Out     A player who can't play is out and puts their hand down; an empty hand i
 End     When nobody can play. The last player to place wins (score 1, others 0).
 Variants wildcards: remove two random gems unseen, add the two Wildcards (still 45 cards).
         geomancers: everyone is dealt a Geomancer first (45 + players cards).
+        geomancer-focus: a Geomancer is the Focus Gem before the deal (not with geomancers);
+        with 2 or 4 players the last card dealt is set aside unseen, out of the game.
         points: last placer 1, each player who played every card 1, and with geomancers
         1 for a player whose last card played was their Geomancer. Play several games
         (ziggurat.games.lucent.match.play_points_match) and add the points up.
