@@ -15,8 +15,9 @@ pyramid and scored by:
 
 With two players still in and few cards left, a small exact search (negamax
 with a node budget) over the determinised hands decides instead: with two
-players and no removed gems the determinisation *is* the position, since every
-card is either placed or in one of the two hands.
+players and no removed or set-aside gems (``wildcards``, ``geomancer-focus``)
+the determinisation *is* the position, since every card is either placed or in
+one of the two hands.
 """
 
 from __future__ import annotations
