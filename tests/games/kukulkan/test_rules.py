@@ -394,26 +394,35 @@ def test_normal_bonuses_are_claimed_by_every_player_once() -> None:
     assert [s["bonuses"] for s in st.view(None)["sheets"]] == [["base"], ["base"]]
 
 
-def test_first_to_claim_same_round_tie_then_closed() -> None:
+@pytest.mark.parametrize(
+    ("bonus", "top", "under", "blocks", "values", "elsewhere"),
+    [
+        # C = 4 over the base 5; A = 1 over b10 (6) over b5 (6) and C.
+        ("A-C", A, C, (0, 1, 5, C, 10, A), {5: 6, C: 4, 10: 6, A: 1}, ("s9", "s8")),
+        # D = 4 over the base 5; B = 1 over b12 (6) over D and b9 (6).
+        ("B-D", B, D, (3, 4, D, 9, 12, B), {D: 4, 9: 6, 12: 6, B: 1}, ("s0", "s1")),
+    ],
+)
+def test_first_to_claim_same_round_tie_then_closed(
+    bonus: str, top: int, under: int, blocks: tuple[int, ...], values: dict[int, int], elsewhere: tuple[str, str]
+) -> None:
+    """All players who claim a first-to-claim bonus in the same round get it; then it is crossed out."""
     g = game(3)
-    # C = 4 over the base 5; A = 1 over b10 (6) over b5 (6) and C.
-    values = {5: 6, C: 4, 10: 6, A: 1}
-    drawn = outlines(g, 0, 1, 5, C, 10, A)
-    ready = {"drawn": drawn, "values": values, "marked": [C]}
+    ready = {"drawn": outlines(g, *blocks), "values": values, "marked": [under]}
     st = position(players=3, die=1, sheets=[ready, ready, ready], g=g)
-    do(st, 0, f"mark b{A}")
-    do(st, 1, f"mark b{A}")
-    do(st, 2, "draw s9")  # player 3 could have, but does something else
+    do(st, 0, f"mark b{top}")
+    do(st, 1, f"mark b{top}")
+    do(st, 2, f"draw {elsewhere[0]}")  # player 3 could have, but does something else
     sheets = st.view(None)["sheets"]
-    assert [s["bonuses"] for s in sheets] == [["A-C"], ["A-C"], []]
-    assert [s["bonus_points"] for s in sheets] == [3, 3, 0]  # |C - A| = |4 - 1|
+    assert [s["bonuses"] for s in sheets] == [[bonus], [bonus], []]
+    assert [s["bonus_points"] for s in sheets] == [3, 3, 0]  # |4 - 1|
     roll(st, 1)
-    do(st, 0, "draw s8")
-    do(st, 1, "draw s8")
-    do(st, 2, f"mark b{A}")
+    do(st, 0, f"draw {elsewhere[1]}")
+    do(st, 1, f"draw {elsewhere[1]}")
+    do(st, 2, f"mark b{top}")
     sheets = st.view(None)["sheets"]
     assert sheets[2]["bonuses"] == [] and sheets[2]["score"] == 2  # closed: only the crosses
-    assert st.view(None)["claimed_by"]["A-C"] == [0, 1]
+    assert st.view(None)["claimed_by"][bonus] == [0, 1]
 
 
 def test_first_to_claim_is_the_difference_when_a_is_higher_than_c() -> None:
@@ -425,29 +434,6 @@ def test_first_to_claim_is_the_difference_when_a_is_higher_than_c() -> None:
     do(st, 0, f"mark b{A}")
     sheet = st.view(0)["sheets"][0]
     assert sheet["bonuses"] == ["A-C"] and sheet["bonus_points"] == 1 and st.score(0) == 2 + 1
-
-
-def test_first_to_claim_b_d_same_round_tie_then_closed() -> None:
-    """All players who claim a first-to-claim bonus in the same round get it; then it is crossed out."""
-    g = game(3)
-    # D = 4 over the base 5; B = 1 over b12 (6) over D and b9 (6).
-    values = {D: 4, 9: 6, 12: 6, B: 1}
-    drawn = outlines(g, 3, 4, D, 9, 12, B)
-    ready = {"drawn": drawn, "values": values, "marked": [D]}
-    st = position(players=3, die=1, sheets=[ready, ready, ready], g=g)
-    do(st, 0, f"mark b{B}")
-    do(st, 1, f"mark b{B}")
-    do(st, 2, "draw s0")  # player 3 could have, but does something else
-    sheets = st.view(None)["sheets"]
-    assert [s["bonuses"] for s in sheets] == [["B-D"], ["B-D"], []]
-    assert [s["bonus_points"] for s in sheets] == [3, 3, 0]  # |D - B| = |4 - 1|
-    roll(st, 1)
-    do(st, 0, "draw s1")
-    do(st, 1, "draw s1")
-    do(st, 2, f"mark b{B}")
-    sheets = st.view(None)["sheets"]
-    assert sheets[2]["bonuses"] == [] and sheets[2]["score"] == 2  # closed: only the crosses
-    assert st.view(None)["claimed_by"]["B-D"] == [0, 1]
 
 
 def test_bonuses_are_checked_at_the_end_of_the_round() -> None:
