@@ -159,6 +159,7 @@ def _move_card(game, saved: dict, name: str, row: int, col: int) -> None:
     [
         (lambda g, s: _move_card(g, s, "6a", 3, 1), "row 3, column 1 does not lie on two cards"),
         (lambda g, s: _move_card(g, s, "6a", 2, 2), "row 2, column 2 does not lie on two cards"),
+        (lambda g, s: _move_card(g, s, "6a", 0, 1), "row 0, column 1 does not lie on two cards"),  # below the base
         (lambda g, s: s["base_right"].__setitem__(0, 3), "base row is not the unbroken row from column 0 to 3"),
         (lambda g, s: s["base_left"].__setitem__(1, -1), "player 2's base row is not the unbroken row"),
         (lambda g, s: _move_card(g, s, "6a", 1, 4), "base row is not the unbroken row from column 0 to 1"),

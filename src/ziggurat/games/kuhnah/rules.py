@@ -303,18 +303,9 @@ class KuhNahState(State):
                         if fits & bit:
                             actions.append(above[key] - shift)
                 else:
-                    left_ok = g.left_ok[card]
-                    right_ok = g.right_ok[card]
                     for key, fits in pairs.items():
-                        if not fits >> card & 1:
-                            # each support: by the tables, or made to match by a jade-wild half
-                            a = cells[key]
-                            if not left_ok >> a & 1 and not self._wild_match(card, LEFT, a):
-                                continue
-                            b = cells[key + 1]
-                            if not right_ok >> b & 1 and not self._wild_match(card, RIGHT, b):
-                                continue
-                        actions.append(above[key] - shift)
+                        if fits >> card & 1 or self._may_carry(card, cells[key], cells[key + 1]):
+                            actions.append(above[key] - shift)
                 if len(actions) > 3:
                     actions.sort()  # the pairs come in the order they were made
         if g.jade_wild and not self.wild_used[player] and self.jade[player] > 0:
@@ -423,6 +414,13 @@ class KuhNahState(State):
              if key + 1 in cells and key + ROW not in cells}
             for cells in self.cells
         ]  # fmt: skip
+
+    def _may_carry(self, card: int, left: int, right: int) -> bool:
+        """True if side-by-side ``left`` and ``right`` may carry ``card``: each by the tables or a jade-wild half."""
+        g = self.game
+        return bool(g.left_ok[card] >> left & 1 or self._wild_match(card, LEFT, left)) and bool(
+            g.right_ok[card] >> right & 1 or self._wild_match(card, RIGHT, right)
+        )
 
     def _wild_match(self, card: int, half: int, support: int) -> bool:
         """True if a jade-wild half makes ``support`` carry ``half`` of ``card`` (the other half of the support)."""
@@ -710,20 +708,16 @@ class KuhNahState(State):
             if left < -ORIGIN or right >= ROW - ORIGIN:
                 raise RecordError(f"saved K'uh Nah state: player {p + 1}'s base row is wider than any deck")
             for key, card in cells.items():
-                if key < ROW:
-                    continue
-                under = key - ROW
-                a, b = cells.get(under), cells.get(under + 1)
-                if a is None or b is None:
-                    row, col = _row_col(key)
+                row, col = _row_col(key)
+                if row == 0:
+                    continue  # the base, checked above
+                a, b = cells.get(key - ROW), cells.get(key - ROW + 1)
+                if row < 0 or a is None or b is None:
                     raise RecordError(
                         f"saved K'uh Nah state: player {p + 1}'s card at row {row + 1}, column {col - left + 1} "
                         "does not lie on two cards"
                     )
-                fits = (g.left_ok[card] >> a & 1 or self._wild_match(card, LEFT, a)) and (
-                    g.right_ok[card] >> b & 1 or self._wild_match(card, RIGHT, b)
-                )
-                if not fits:
+                if not self._may_carry(card, a, b):
                     raise RecordError(
                         f"saved K'uh Nah state: player {p + 1}'s {g.card(card).id} lies on cards that cannot carry it"
                     )
