@@ -182,3 +182,35 @@ def test_reconnect_after_the_server_restarts(browser: Any, tmp_path: Path, live_
     table.wait_turn_or_end()
     table.play_one(rng)
     assert page.js_errors == [] or all("WebSocket" in e or "ERR_CONNECTION" in e for e in page.js_errors)
+
+
+def test_a_seat_moved_to_another_device_leaves_the_first_page_watching(browser: Any, web: ThreadedServer) -> None:
+    """Play on another device: the link moves the seat; the page it was made on becomes a spectator's."""
+    laptop = new_page(browser)
+    table_id = create_from_lobby(laptop, web.url, "lucent", ["me", "random"], name="Ana")
+    first = TablePage(laptop)
+    first.wait_online()
+    laptop.click("#zg-device")
+    laptop.wait_for_selector("#zg-device-link:not([hidden])")
+    link = laptop.locator("#zg-device-link").input_value()
+    assert link.startswith(web.url + "/join#")
+    laptop.wait_for_timeout(300)
+    assert laptop.locator("#zg-table").get_attribute("data-seat") == "0"  # until the link is opened
+    phone = new_page(browser, PHONE)
+    phone.goto(link)
+    phone.wait_for_selector("#zg-join-form:not([hidden])")
+    assert phone.locator("#zg-join-name").is_disabled()  # the seat is taken: its player continues here
+    phone.click("#zg-join-button")
+    phone.wait_for_url(re.compile(r".*/t/[a-z0-9]+$"))
+    TablePage(phone).wait_online()
+    assert phone.locator("#zg-table").get_attribute("data-seat") == "0"
+    # the laptop's socket is told and closed; the page draws itself again, as a spectator, once
+    laptop.wait_for_function("() => document.getElementById('zg-table').dataset.seat === ''", timeout=15_000)
+    TablePage(laptop).wait_online()
+    assert laptop.locator("#zg-actions").count() == 0
+    laptop.wait_for_timeout(1500)
+    assert laptop.url.endswith(f"/t/{table_id}")
+    assert laptop.locator("#zg-table").get_attribute("data-seat") == "", "no reload loop"
+    assert laptop.js_errors == [] and phone.js_errors == []
+    laptop.context.close()
+    phone.context.close()

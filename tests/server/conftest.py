@@ -43,3 +43,11 @@ def wire_server(sqlite_url: str) -> Iterator[ThreadedServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(params=["notify", "redis"])
+def bus(request: pytest.FixtureRequest) -> str | None:
+    """The carrier of the news between processes: None for PostgreSQL's LISTEN/NOTIFY, else a Redis URL."""
+    if request.param == "notify":
+        return None
+    return str(request.getfixturevalue("redis").url)

@@ -109,11 +109,20 @@ def test_invites_seat_players_and_the_game_waits_for_them(client: TestClient) ->
     again = client.post("/api/seats/claim", json={"token": bea, "name": "Mallory"})
     assert again.status_code == 200 and again.json()["token"] == bea
     assert frame(client, table)["seats"][1]["name"] == "Bea"
-    # and she can make a new one for another device: the old one stops working
+    # and she can make a link that moves her seat to another device: an invite, which opens no seat by itself
     moved = client.post(f"/api/tables/{table}/link", headers=bearer(bea))
-    assert moved.status_code == 200 and moved.json()["url"].endswith("/join#" + moved.json()["token"])
+    link = moved.json()["token"]
+    assert moved.status_code == 200 and moved.json()["url"].endswith("/join#" + link)
+    assert client.get(f"/api/tables/{table}/frame", headers=bearer(link)).status_code == 403
+    assert frame(client, table, bea)["seat"] == 1  # until it is used, she plays here
+    there = client.post("/api/seats/claim", json={"token": link, "name": "Mallory"})
+    assert there.status_code == 200 and there.json()["seat"] == 1
+    client.cookies.clear()
+    phone = there.json()["token"]  # the seat's new secret: only the other device has it
+    assert phone not in (bea, link)
+    assert frame(client, table, phone)["seat"] == 1 and frame(client, table)["seats"][1]["name"] == "Bea"
     assert client.get(f"/api/tables/{table}/frame", headers=bearer(bea)).status_code == 403
-    assert frame(client, table, moved.json()["token"])["seat"] == 1
+    assert client.post("/api/seats/claim", json={"token": link, "name": "Eve"}).status_code == 404  # spent
     assert client.post(f"/api/tables/{table}/link").status_code == 403  # a spectator has no seat
 
 
@@ -399,7 +408,7 @@ def test_a_seat_taken_elsewhere_while_the_table_loads_here_is_shown_all_the_same
 
     def load_while_someone_sits_down(table_id: str) -> object:
         record = original(table_id)  # the snapshot: seat 2 still open
-        assert store.claim_seat(table_id, 1, "Bea", "0" * 64, True)  # seated by another process...
+        assert store.claim_seat(table_id, 1, "Bea", "0" * 64)  # seated by another process...
         client.portal.call(service.on_notice, f"s:{table_id}")  # ...which says so before this load ends
         return record
 

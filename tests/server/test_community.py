@@ -197,7 +197,8 @@ def test_a_player_who_leaves_is_replaced_and_rated_last(client: TestClient) -> N
     assert r.status_code == 200
     f = frame(client, table)
     assert f["seats"][1]["state"] == "left" and f["log"][-1]["kind"] == "left"
-    assert client.post(f"/api/tables/{table}/leave", headers=bearer(tokens[1])).status_code == 400
+    again = client.post(f"/api/tables/{table}/leave", headers=bearer(tokens[1]))  # the seat is not theirs now
+    assert again.status_code == 403 and "you left this table" in again.json()["message"]
     end = play_to_end(client, table, {0: tokens[0]})  # the bot plays seat 2 to the end
     assert end["status"]["phase"] == "over"
     srv = client.app.state.server

@@ -53,7 +53,8 @@ def test_an_old_seat_cookie_makes_a_spectator_not_an_error(client: TestClient) -
     created = create(client, "kuhnah", ["me", "human"])
     table, ana = created["id"], created["token"]
     claim_all(client, created)
-    new = client.post(f"/api/tables/{table}/link", headers=bearer(ana)).json()["token"]
+    link = client.post(f"/api/tables/{table}/link", headers=bearer(ana)).json()["token"]
+    new = client.post("/api/seats/claim", json={"token": link, "name": "Ana"}).json()["token"]  # the other device
     client.cookies.clear()
     client.cookies.set(f"zg_{table}", ana)  # the first device still holds the old secret
     assert client.get(f"/t/{table}").status_code == 200

@@ -21,14 +21,6 @@ import websockets
 from tests.server.util import LiveServer
 
 
-@pytest.fixture(params=["notify", "redis"])
-def bus(request: pytest.FixtureRequest) -> str | None:
-    """The carrier of the news: None for PostgreSQL's LISTEN/NOTIFY, else a Redis URL."""
-    if request.param == "notify":
-        return None
-    return str(request.getfixturevalue("redis").url)
-
-
 def seated_table(a: LiveServer, b: LiveServer, game: str = "kuhnah") -> tuple[str, dict[int, str]]:
     created = httpx.post(
         a.url + "/api/tables", json={"game": game, "seats": ["me", "human"], "name": "Ana", "seed": 21}

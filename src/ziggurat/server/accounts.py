@@ -146,11 +146,15 @@ class Accounts:
             return None
         return User(row.id, row.name, row.email)
 
-    def log_out(self, token: str | None) -> None:
-        """End a session."""
-        if token:
-            with self.engine.begin() as conn:
-                conn.execute(delete(sessions).where(sessions.c.token_hash == hash_token(token)))
+    def log_out(self, token: str | None) -> int | None:
+        """End a session; returns its account's id (``None``: there was no such session)."""
+        if not token:
+            return None
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                delete(sessions).where(sessions.c.token_hash == hash_token(token)).returning(sessions.c.user_id)
+            ).first()
+            return int(row.user_id) if row is not None else None
 
     def by_name(self, name: str) -> User | None:
         """The account called ``name`` (any case)."""

@@ -64,6 +64,7 @@ from ziggurat.server.service import (
     WEB_BOTS,
     CreateRequest,
     MoveTimer,
+    SeatProof,
     SeatRequest,
     ServiceError,
     TableService,
@@ -108,6 +109,7 @@ class Server:
         self.service = TableService(self.store, self.writer)
         self.hub = Hub(self.service)
         self.accounts = Accounts(self.engine, lambda: self.service.now())
+        self.hub.session_open = self._session_open
         self.ratings = Ratings(self.engine, lambda: self.service.now())
         self.jobs = JobRunner(self.service, self.store, delay=settings.bot_delay, workers=settings.bot_workers)
         self.jobs.add("rate", self._plan_rating, self._rate)
@@ -117,6 +119,20 @@ class Server:
             self.mail = MailSettings(host, port, settings.mail_from, settings.public_url)
             self.jobs.add("mail", self._plan_mail, self._mail)
         self.mails_sent = 0
+
+    async def _session_open(self, token: str) -> bool:
+        return await asyncio.to_thread(self.accounts.user_of, token) is not None
+
+    async def log_out(self, session: str | None) -> None:
+        """End a login session: every socket whose seat it proved, in every process, holds that seat no more."""
+        user_id = await asyncio.to_thread(self.accounts.log_out, session)
+        if user_id is not None:
+            await self.sessions_changed(user_id)
+
+    async def sessions_changed(self, user_id: int) -> None:
+        """An account's sessions ended or it was shut out: its sockets are checked here and in the others."""
+        await asyncio.to_thread(self.store.notify, f"u:{user_id}")
+        await self.hub.sessions_changed(user_id)
 
     def _plan_mail(self, table: LiveTable) -> list[tuple[str, str, int, Any]]:
         """Turn-based: a person whose turn begins gets a mail (if their account has an address)."""
@@ -164,6 +180,9 @@ class Server:
 
 
 # --------------------------------------------------------------------------- helpers
+NOT_A_SEAT_SECRET = "that secret does not open a seat at this table (an invite only lets you sit down: open its link)"
+
+
 def error(code: str, message: str) -> JSONResponse:
     """A JSON error with the status its code calls for."""
     return JSONResponse({"error": code, "message": message}, status_code=STATUS_OF.get(code, 400))
@@ -403,29 +422,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ServiceError("forbidden", "a request sent with your session cookie must carry the X-Ziggurat header")
         return await current_user(request)
 
-    async def audience(request: Request, table: LiveTable, need_header: bool) -> int | None:
-        """The seat the request proves (Bearer secret, or cookie + X-Ziggurat header), or None.
+    async def seat_proof(request: Request, table: LiveTable, need_header: bool) -> tuple[int | None, SeatProof | None]:
+        """The seat the request proves (Bearer secret, or cookie + X-Ziggurat header) and its proof, or None.
 
         Without a seat's secret, a logged-in player is at the one seat of the table their account sits at
-        (so they find their seat on any device where they are logged in).
+        (so they find their seat on any device where they are logged in). An invite proves no seat.
         """
         token = bearer(request)
         if token is not None:
-            seat = service().seat_of(table, token)
+            proof = SeatProof(token)
+            seat = service().holder(table, proof)
             if seat is None:
-                raise ServiceError("forbidden", "that secret does not open a seat at this table")
-            return seat
+                raise ServiceError(
+                    "forbidden",
+                    service().lost_seat(table, token) or NOT_A_SEAT_SECRET,
+                )
+            return seat, proof
         cookie = request.cookies.get(cookie_name(table.id))
         session = request.cookies.get(SESSION_COOKIE)
         if cookie is None and session is None:
-            return None
+            return None, None
         if need_header and request.headers.get(CSRF_HEADER) is None:
             raise ServiceError("forbidden", "a move sent with a cookie must carry the X-Ziggurat header")
-        seat = service().seat_of(table, cookie) if cookie else None
+        proof = SeatProof(cookie)
+        seat = service().holder(table, proof)
         if seat is None and session:  # no seat cookie, or an old one (the seat moved to another device)
             user = await current_user(request)
-            seat = service().seat_of_user(table, user.id if user else None)
-        return seat
+            if user is not None:
+                proof = SeatProof(cookie, session, user.id)
+                seat = service().holder(table, proof)
+        return seat, proof
+
+    async def audience(request: Request, table: LiveTable, need_header: bool) -> int | None:
+        """The seat the request proves (see :func:`seat_proof`), or None for a spectator."""
+        return (await seat_proof(request, table, need_header))[0]
 
     # ----------------------------------------------------------------- pages
     @app.get("/", response_class=HTMLResponse)
@@ -578,12 +608,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/link")
     async def api_link(request: Request, table_id: str) -> Response:
         table = await service().get(table_id)
-        seat = await audience(request, table, need_header=True)
-        token = await service().relink(table, seat)
+        seat, proof = await seat_proof(request, table, need_header=True)
+        link = await service().relink(table, seat, proof)
         base = str(request.base_url).rstrip("/")
-        response = JSONResponse({"seat": seat, "token": token, "url": f"{base}/join#{token}"})
-        set_seat_cookie(response, request, table.id, token)  # this browser keeps its seat
-        return response
+        # an invite for this seat: whoever opens it sits there from then on, and this browser watches
+        return JSONResponse({"seat": seat, "token": link, "url": f"{base}/join#{link}"})
 
     @app.get("/api/tables/{table_id}")
     async def api_table(table_id: str) -> Any:
@@ -602,8 +631,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/seats/{seat}/invite")
     async def api_invite(request: Request, table_id: str, seat: int) -> Any:
         table = await service().get(table_id)
-        by = await audience(request, table, need_header=True)
-        token = await service().reissue(table, by, seat)
+        by, proof = await seat_proof(request, table, need_header=True)
+        token = await service().reissue(table, by, seat, proof)
         base = str(request.base_url).rstrip("/")
         return {"seat": seat, "token": token, "url": f"{base}/join#{token}"}
 
@@ -621,29 +650,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         timer = MoveTimer(time.perf_counter())
         table = await service().get(table_id)
         data = await json_body(request)
-        seat = await audience(request, table, need_header=True)
+        seat, proof = await seat_proof(request, table, need_header=True)
         return await service().act(
-            table, seat, data.get("action"), data.get("text"), data.get("n"), data.get("id"), timer
+            table, seat, data.get("action"), data.get("text"), data.get("n"), data.get("id"), timer, proof=proof
         )
 
     @app.post("/api/tables/{table_id}/undo")
     async def api_undo(request: Request, table_id: str) -> Any:
         table = await service().get(table_id)
         data = await json_body(request)
-        seat = await audience(request, table, need_header=True)
-        return await service().undo(table, seat, data.get("n"), data.get("id"))
+        seat, proof = await seat_proof(request, table, need_header=True)
+        return await service().undo(table, seat, data.get("n"), data.get("id"), proof=proof)
 
     @app.post("/api/tables/{table_id}/leave")
     async def api_leave(request: Request, table_id: str) -> Any:
         table = await service().get(table_id)
-        seat = await audience(request, table, need_header=True)
-        return await service().leave(table, seat)
+        seat, proof = await seat_proof(request, table, need_header=True)
+        return await service().leave(table, seat, proof)
 
     @app.post("/api/tables/{table_id}/seats/{seat}/replace")
     async def api_replace(request: Request, table_id: str, seat: int) -> Any:
         table = await service().get(table_id)
-        by = await audience(request, table, need_header=True)
-        return await service().replace(table, by, seat)
+        by, proof = await seat_proof(request, table, need_header=True)
+        return await service().replace(table, by, seat, proof)
 
     @app.get("/api/tables/{table_id}/replay")
     async def api_replay(request: Request, table_id: str, step: int | None = None, seat: str = "") -> Any:
@@ -712,13 +741,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4400)
             return
         token = hello.get("token") or bearer(ws)
-        seat = service().seat_of(table, token) if token else None
+        proof: SeatProof | None = SeatProof(token) if isinstance(token, str) else None
+        seat = service().holder(table, proof)
         if not token:  # this browser's seat: its cookie (an old one counts for nothing), else its account's
-            seat = service().seat_of(table, cookie) if cookie else None
+            proof = SeatProof(cookie)
+            seat = service().holder(table, proof)
             session = ws.cookies.get(SESSION_COOKIE)
             if seat is None and session and same:
                 user = await asyncio.to_thread(server().accounts.user_of, session)
-                seat = service().seat_of_user(table, user.id if user else None)
+                if user is not None:
+                    proof = SeatProof(cookie, session, user.id)
+                    seat = service().holder(table, proof)
         if token and seat is None:
             await ws.send_text(
                 frames.encode({"type": "error", "code": "forbidden", "message": "that secret does not open a seat"})
@@ -736,20 +769,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=4400)
             return
 
-        async def overflow() -> None:
+        async def close_socket(code: int) -> None:
             with contextlib.suppress(Exception):
-                await ws.close(code=4408)
+                await ws.close(code=code)
 
         # another process may have moved the table on (and this client may have seen it there): catch up first,
         # so that the first frame continues from the client's event number instead of repeating entries later
         await service().refresh(table)
-        conn = Connection(table.id, seat, fmt, ws.send_text, on_overflow=overflow)
+        seat = service().holder(table, proof)  # checked again: the seat may have moved while we caught up
+        conn = Connection(table.id, seat, fmt, ws.send_text, close_socket=close_socket, proof=proof)
+        conn.proof_version = table.seats_version
         hub = server().hub
         hub.send_message(conn, {"type": "welcome", "seat": seat, "table": table.id})
         hub.send_now(conn, table, since)
         hub.attach(conn)
         try:
-            while True:
+            while not conn.closed:
                 try:
                     msg = await _receive(ws)
                 except ServiceError as exc:
@@ -770,13 +805,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     continue
                 msg_id = msg.get("id")
                 timer = MoveTimer(time.perf_counter(), origin=conn, msg_id=msg_id if isinstance(msg_id, str) else None)
+                seat = conn.audience  # a seat this socket no longer holds was taken from it (server/hub.py)
                 try:
                     if kind == "act":
-                        ack = await service().act(
-                            table, seat, msg.get("action"), msg.get("text"), msg.get("n"), msg_id, timer
-                        )
+                        action, text, n = msg.get("action"), msg.get("text"), msg.get("n")
+                        ack = await service().act(table, seat, action, text, n, msg_id, timer, proof=conn.proof)
                     else:
-                        ack = await service().undo(table, seat, msg.get("n"), msg_id, timer)
+                        ack = await service().undo(table, seat, msg.get("n"), msg_id, timer, proof=conn.proof)
                     if not timer.acked:  # a retried message: nothing new to send, so say it was done
                         hub.send_message(conn, {"type": "ack", "id": msg_id, **ack})
                 except ServiceError as exc:

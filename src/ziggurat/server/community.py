@@ -157,7 +157,7 @@ async def login_form(request: Request) -> Response:
 async def logout_form(request: Request) -> Response:
     """End the session."""
     await _form(request)
-    await asyncio.to_thread(server(request).accounts.log_out, request.cookies.get(SESSION_COOKIE))
+    await server(request).log_out(request.cookies.get(SESSION_COOKIE))
     response = RedirectResponse("/", 303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -266,7 +266,7 @@ async def api_log_out(request: Request) -> Response:
     """Log out."""
     if request.headers.get("x-ziggurat") is None:
         raise ServiceError("forbidden", "send the X-Ziggurat header")
-    await asyncio.to_thread(server(request).accounts.log_out, request.cookies.get(SESSION_COOKIE))
+    await server(request).log_out(request.cookies.get(SESSION_COOKIE))
     response = JSONResponse({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

@@ -91,9 +91,12 @@ seats = Table(
     Column("bot", String(32), nullable=True),
     Column("bot_params", JSON, nullable=True),
     Column("name", String(40), nullable=True),
-    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("token_hash", String(64), nullable=True, unique=True),  # the secret of whoever sits there (only)
     Column("claimed_at", DateTime(timezone=True), nullable=True),
     Column("user_id", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True),  # 0002
+    # 0004: an invite: for an open seat, to sit down; for a taken one, its player's link to move to another device
+    Column("invite_hash", String(64), nullable=True),
+    UniqueConstraint("invite_hash", name="uq_seats_invite_hash"),
 )
 
 moves = Table(

@@ -8,6 +8,14 @@ new is sent nothing (so what a seat receives never tells it about a change it
 cannot see). Frames go through a per-connection queue and sender task, so a slow
 client never holds up the table; one that falls too far behind is closed and
 catches up when it reconnects.
+
+A connection that holds a seat keeps what proved it (its :class:`SeatProof`) and
+is checked again whenever that may have changed: the table's seats moved on
+(a claim, a seat opened on another device, a player who left, a bot taking
+over; in this process or, through the notices, another) or its account's
+sessions did (a logout). One that no longer holds its seat is sent nothing
+more that was built for the seat: what is queued is dropped, it is told why,
+and it is closed (a page reconnects as a spectator).
 """
 
 from __future__ import annotations
@@ -23,26 +31,37 @@ from typing import Any
 from ziggurat.core.journal import Audience
 from ziggurat.server import frames
 from ziggurat.server.live import LiveTable
-from ziggurat.server.service import MoveTimer, TableService
+from ziggurat.server.service import MoveTimer, SeatProof, TableService
 
 log = logging.getLogger("ziggurat.server")
 
 QUEUE_LIMIT = 256
+CLOSE_BEHIND = 4408  # the socket's close code when it fell too far behind
+CLOSE_SEAT_LOST = 4403  # ... when it no longer holds its seat
+
+
+@dataclass(frozen=True)
+class _Close:
+    """Queued last: close the socket with ``code``."""
+
+    code: int
 
 
 @dataclass(eq=False)
 class Connection:
-    """One open socket: whose eyes it has, the format it wants, what it has been sent."""
+    """One open socket: whose eyes it has, the format it wants, what it has been sent, what proved its seat."""
 
     table_id: str
     audience: Audience
     fmt: str
     send_text: Callable[[str], Awaitable[None]]
     sent: int = 0  # the audience's event number as of the last frame sent
-    queue: asyncio.Queue[tuple[str, MoveTimer | None] | None] = field(default_factory=lambda: asyncio.Queue())
+    queue: asyncio.Queue[tuple[str, MoveTimer | None] | _Close | None] = field(default_factory=lambda: asyncio.Queue())
     task: asyncio.Task[None] | None = None
     closed: bool = False
-    on_overflow: Callable[[], Awaitable[None]] | None = None
+    close_socket: Callable[[int], Awaitable[None]] | None = None
+    proof: SeatProof | None = None  # what showed its seat: checked again whenever that may have changed
+    proof_version: int = 0  # the table's ``seats_version`` when it was last checked
 
 
 class Hub:
@@ -51,11 +70,17 @@ class Hub:
     def __init__(self, service: TableService):
         self.service = service
         self.by_table: dict[str, set[Connection]] = {}
+        self.by_user: dict[int, set[Connection]] = {}  # connections whose proof includes an account's session
+        # whether a login session (its secret) is still open; set by the server (the accounts' database)
+        self.session_open: Callable[[str], Awaitable[bool]] | None = None
+        self._closing: set[asyncio.Future[None]] = set()
         service.listeners.append(self)
 
     def attach(self, conn: Connection) -> None:
         """Start sending ``conn`` the frames of its table."""
         self.by_table.setdefault(conn.table_id, set()).add(conn)
+        if conn.proof is not None and conn.proof.user_id is not None:
+            self.by_user.setdefault(conn.proof.user_id, set()).add(conn)
         conn.task = asyncio.create_task(self._sender(conn))
         self._presence(conn.table_id)
 
@@ -67,7 +92,56 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.by_table[conn.table_id]
+        self._forget_user(conn)
         conn.queue.put_nowait(None)
+        self._presence(conn.table_id)
+
+    def _forget_user(self, conn: Connection) -> None:
+        user_id = conn.proof.user_id if conn.proof is not None else None
+        mine = self.by_user.get(user_id) if user_id is not None else None
+        if mine is not None:
+            mine.discard(conn)
+            if not mine:
+                del self.by_user[user_id]  # type: ignore[arg-type]
+
+    # ------------------------------------------------------- seats proven again
+    def _recheck(self, table: LiveTable, conns: set[Connection]) -> None:
+        """Every connection of ``table`` that holds a seat, checked against the seats as they are now."""
+        version = table.seats_version
+        for conn in list(conns):
+            if conn.proof_version == version:
+                continue
+            conn.proof_version = version
+            if conn.audience is not None and self.service.holder(table, conn.proof) != conn.audience:
+                self.revoke(conn, "this seat is no longer yours here: it was opened elsewhere, or a bot plays it now")
+
+    async def sessions_changed(self, user_id: int) -> None:
+        """An account's sessions changed (a logout, maybe in another process): a connection whose seat came
+        from a session that is no longer open keeps only what its seat secret proves."""
+        for conn in list(self.by_user.get(user_id, ())):
+            proof = conn.proof
+            if proof is None or proof.session is None or self.session_open is None:
+                continue
+            if await self.session_open(proof.session):
+                continue
+            self._forget_user(conn)
+            conn.proof = proof.without_session()
+            table = self.service.tables.get(conn.table_id)
+            if conn.audience is not None and (table is None or self.service.holder(table, conn.proof) != conn.audience):
+                self.revoke(conn, "you logged out: this page no longer plays your seat")
+
+    def revoke(self, conn: Connection, reason: str) -> None:
+        """``conn`` no longer holds its seat: nothing queued for the seat is sent; it is told why, and closed."""
+        if conn.closed:
+            return
+        conn.closed = True
+        conn.audience = None
+        while not conn.queue.empty():
+            item = conn.queue.get_nowait()
+            if isinstance(item, tuple) and item[1] is not None:
+                self._sent(item[1])
+        conn.queue.put_nowait((frames.encode({"type": "error", "code": "seat_lost", "message": reason}), None))
+        conn.queue.put_nowait(_Close(CLOSE_SEAT_LOST))
         self._presence(conn.table_id)
 
     def send_now(self, conn: Connection, table: LiveTable, since: int) -> None:
@@ -87,10 +161,11 @@ class Hub:
             if timer is not None:
                 self.service.record_latency(time.perf_counter() - timer.started)
             return
+        self._recheck(table, conns)
         built: dict[tuple[Audience, int, str], str] = {}
         for conn in list(conns):
             n = table.journal.count(conn.audience)
-            if n <= conn.sent:
+            if n <= conn.sent or conn.closed:
                 continue
             key = (conn.audience, conn.sent, conn.fmt)
             text = built.get(key)
@@ -113,15 +188,27 @@ class Hub:
         if conn.queue.qsize() >= QUEUE_LIMIT:
             log.warning("closing a connection of table %s that fell behind", conn.table_id)
             conn.closed = True
-            if conn.on_overflow is not None:
-                conn.task = asyncio.ensure_future(conn.on_overflow())
+            if conn.close_socket is not None:  # at once: not behind what it could not take
+                task = asyncio.ensure_future(conn.close_socket(CLOSE_BEHIND))
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
             return
         conn.queue.put_nowait((text, timer))
+
+    def _sent(self, timer: MoveTimer) -> None:
+        """One more connection has the move's result (or will never get it): the move's latency once all have."""
+        timer.pending -= 1
+        if timer.pending == 0:
+            self.service.record_latency(time.perf_counter() - timer.started)
 
     async def _sender(self, conn: Connection) -> None:
         while True:
             item = await conn.queue.get()
             if item is None:
+                return
+            if isinstance(item, _Close):
+                if conn.close_socket is not None:
+                    await conn.close_socket(item.code)
                 return
             text, timer = item
             try:
@@ -133,9 +220,7 @@ class Hub:
                 return
             finally:
                 if timer is not None:
-                    timer.pending -= 1
-                    if timer.pending == 0:
-                        self.service.record_latency(time.perf_counter() - timer.started)
+                    self._sent(timer)
 
     def holds(self, table_id: str) -> bool:
         """Whether a connection of this table is open (its table must stay in the cache)."""
@@ -143,7 +228,7 @@ class Hub:
 
     def online(self, table_id: str) -> list[int]:
         """Seats with at least one open connection."""
-        return sorted({c.audience for c in self.by_table.get(table_id, ()) if c.audience is not None})
+        return sorted({c.audience for c in self.by_table.get(table_id, ()) if c.audience is not None and not c.closed})
 
     def _presence(self, table_id: str) -> None:
         message = frames.encode({"type": "presence", "online": self.online(table_id)})

@@ -70,6 +70,9 @@ class LiveTable:
         self._undo_cache: dict[int, bool] = {}
         self._before: State | None = None  # the state before the last row, when that row is a decision
         self.version = 0  # grows with every change (rows, seats): keys what frames may cache
+        # grows whenever what proves a seat may have changed (a secret, who sits, a bot taking over): every
+        # connection that holds a seat is checked again when it moves on (server/hub.py)
+        self.seats_version = 0
         self.last_used = time.monotonic()  # for the cache: tables nobody used for a while are dropped
         self.public_cache: tuple[int, Any] | None = None
         n = self.game.num_players
@@ -126,10 +129,15 @@ class LiveTable:
 
     def seat_joined(self, seat: int, name: str, claimed: SeatRecord) -> None:
         """A human sat down (the seat row is already stored)."""
-        self.seats[seat] = claimed
-        self.version += 1
+        self.set_seat(claimed)
         self.journal.add(Entry("join", seat, name))
         self._maybe_start()
+
+    def set_seat(self, record: SeatRecord) -> None:
+        """A seat's stored record changed (its secret, its invite, who sits there)."""
+        self.seats[record.seat] = record
+        self.version += 1
+        self.seats_version += 1
 
     def to_move(self) -> tuple[int, ...]:
         """Seats that must decide now (none before the start or at the end)."""
@@ -310,6 +318,7 @@ class LiveTable:
         seat = row.seat
         if not 0 <= seat < self.game.num_players:
             raise TableBroken(f"table {self.id}: a {row.kind} row for seat {seat + 1}")
+        self.seats_version += 1
         if row.kind == "timeout":
             self.seat_state[seat] = "timeout"
             self.journal.add(Entry("timeout", seat))

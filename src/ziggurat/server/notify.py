@@ -3,7 +3,9 @@
 When a process changes a table it commits and sends a notice on the
 ``ziggurat`` channel carrying only *what* changed, never how:
 ``m:<table>:<seq>`` (the log of a table grew to ``seq``), ``s:<table>`` (its
-seats changed) or ``j`` (new jobs). Every other process listens; if it holds
+seats changed: someone sat down, a secret or an invite was replaced), ``u:<user>``
+(an account's login sessions changed: its sockets are checked again) or ``j``
+(new jobs). Every other process listens; if it holds
 that table in its cache it catches up from the database (the log stays the one
 truth) and sends its own connections their frames. A process with SQLite is
 alone and needs none of this.

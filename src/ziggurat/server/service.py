@@ -41,6 +41,7 @@ BOT_LEVELS: dict[int, dict[str, Any]] = {
 DEFAULT_LEVEL = 3  # an ismcts seat with no level chosen
 WEB_BOTS = ("random", "greedy", "ismcts")
 MAX_TABLE_PLAYERS = 8
+INVITE_GONE = "this invite link is not valid (it was used, or a newer one replaced it)"
 
 
 class ServiceError(ZigguratError):
@@ -135,6 +136,24 @@ class Created:
     seat: int | None
     token: str | None
     invites: dict[int, str]
+
+
+@dataclass(frozen=True)
+class SeatProof:
+    """What a request or a socket showed to sit at a seat: the secret of whoever sits there, or a login.
+
+    Only these prove a seat; an invite (or a seated player's link for another device) proves nothing but
+    the right to sit down with it. A socket keeps its proof and is checked again whenever what proves its
+    seat changes (:meth:`TableService.holder`).
+    """
+
+    token: str | None = None  # a seat's secret: Authorization Bearer, the socket's hello, or the seat cookie
+    session: str | None = None  # the login session's secret (kept to ask again whether it is still open)
+    user_id: int | None = None  # that session's account
+
+    def without_session(self) -> SeatProof:
+        """The same proof once its session has ended (a logout, a ban): the seat secret alone."""
+        return SeatProof(self.token)
 
 
 @dataclass
@@ -302,7 +321,7 @@ class TableService:
                     )
                     created_seat, creator_token = i, token
                 else:
-                    seat_records.append(SeatRecord(i, "human", token_hash=hash_token(token)))
+                    seat_records.append(SeatRecord(i, "human", invite_hash=hash_token(token)))
                     invites[i] = token
             else:
                 raise ServiceError("bad_request", f"seat {i + 1} must be a human or a bot, not {s.kind!r}")
@@ -367,72 +386,120 @@ class TableService:
 
     # ------------------------------------------------------------------ seats
     def seat_of(self, table: LiveTable, token: str | None) -> int | None:
-        """The seat whose secret is ``token`` (``None``: no token, or not one of this table's)."""
+        """The seat whose secret is ``token``: a seat somebody sits at and plays (``None``: no token, an invite,
+        a secret replaced or never this table's, or a seat a bot plays now that its player left)."""
         if not token or not isinstance(token, str) or len(token) > 200:
             return None
         found = None
         for s in table.seats:  # every seat compared, in constant time each
-            if token_matches(token, s.token_hash):
+            if token_matches(token, s.token_hash) and s.claimed_at is not None:
                 found = s.seat
-        return found
+        return found if found is not None and table.controller(found) == "human" else None
+
+    def seat_of_user(self, table: LiveTable, user_id: int | None) -> int | None:
+        """The seat an account sits at and plays (``None``: none, or several: then its seat's secret says which)."""
+        if user_id is None:
+            return None
+        mine = [s.seat for s in table.seats if s.user_id == user_id and s.claimed_at is not None]
+        return mine[0] if len(mine) == 1 and table.controller(mine[0]) == "human" else None
+
+    def holder(self, table: LiveTable, proof: SeatProof | None) -> int | None:
+        """The seat ``proof`` holds at ``table`` now: its seat secret's, else its account's (``None``: none)."""
+        if proof is None:
+            return None
+        seat = self.seat_of(table, proof.token) if proof.token else None
+        if seat is None and proof.user_id is not None:
+            seat = self.seat_of_user(table, proof.user_id)
+        return seat
+
+    def lost_seat(self, table: LiveTable, token: str | None) -> str | None:
+        """Why ``token`` holds no seat although it is the secret of the person sitting at one (``None``: it is
+        no such secret): their seat is played by a bot now."""
+        for s in table.seats:
+            if s.claimed_at is not None and token_matches(token or "", s.token_hash):
+                if table.seat_state[s.seat] == "left":
+                    return "you left this table: a bot plays your seat now"
+                return "a bot plays this seat now (its time ran out)"
+        return None
+
+    def _check_holder(self, table: LiveTable, seat: int, proof: SeatProof | None) -> None:
+        """Refuse a request for ``seat`` whose proof no longer holds it (checked under the table's lock:
+        a secret replaced, or a bot taking over, between reading the request and acting on it)."""
+        if proof is not None and self.holder(table, proof) != seat:
+            raise ServiceError("forbidden", "you do not hold this seat any more (it was opened elsewhere, or left)")
 
     async def find_invite(self, token: str) -> tuple[LiveTable, int]:
-        """The table and seat an invite secret opens."""
+        """The table and seat an invite opens (or a seat secret: its holder opening the seat again)."""
         if not isinstance(token, str) or not 10 <= len(token) <= 200:
             raise ServiceError("not_found", "this invite link is not valid")
-        found = await asyncio.to_thread(self.store.find_seat, hash_token(token))
+        found = await asyncio.to_thread(self.store.find_invite, hash_token(token))
         if found is None:
-            raise ServiceError("not_found", "this invite link is not valid (or a newer one replaced it)")
+            raise ServiceError("not_found", INVITE_GONE)
         table = await self.get(found[0])
-        if self.seat_of(table, token) != found[1]:
-            raise ServiceError("not_found", "this invite link is not valid")
-        return table, found[1]
+        seat = found[1]
+        if not self._opens(table, seat, token):  # made by another process a moment ago: look again
+            await self.reload_seats(table)
+            if not self._opens(table, seat, token):
+                raise ServiceError("not_found", "this invite link is not valid")
+        return table, seat
+
+    def _opens(self, table: LiveTable, seat: int, token: str) -> bool:
+        """Whether ``token`` is ``seat``'s invite, or the secret of the person sitting there."""
+        record = table.seats[seat]
+        return token_matches(token, record.invite_hash) or self.seat_of(table, token) == seat
 
     async def claim(self, token: str, name: object, user_id: int | None = None) -> tuple[LiveTable, int, str]:
-        """Sit down with an invite secret; returns the table, the seat and the seat's secret from now on.
+        """Sit down with an invite; returns the table, the seat and the seat's secret from now on.
 
-        Sitting down gives the seat a new secret, known only to whoever sat
-        down: the invite link (which its sender also knows) stops working. A
-        seat already taken is reopened by its own secret (the player's link for
-        another device).
+        Sitting down gives the seat a new secret, known only to whoever sat down: the invite (which
+        its sender also knows) is spent. A taken seat's link for another device moves the seat there:
+        it gets a new secret, and whoever held the old one (the other device) holds nothing any more.
+        The secret of the person sitting there opens their seat again as it is.
         """
         table, seat = await self.find_invite(token)
         async with table.lock:
             record = table.seats[seat]
-            if not token_matches(token, record.token_hash):  # replaced while we waited for the lock
-                raise ServiceError("not_found", "this invite link is not valid (or a newer one replaced it)")
-            if record.claimed_at is not None:
+            if self.seat_of(table, token) == seat:
                 return table, seat, token
+            if not token_matches(token, record.invite_hash):  # used or replaced while we waited for the lock
+                raise ServiceError("not_found", INVITE_GONE)
             fresh = new_token()
-            await self._sit(table, seat, name, hash_token(fresh), user_id, old_hash=record.token_hash)
+            if record.claimed_at is None:
+                await self._sit(table, seat, name, hash_token(fresh), user_id, invite_hash=record.invite_hash)
+            else:
+                await self._move(table, seat, hash_token(fresh), record)
             return table, seat, fresh
 
-    async def relink(self, table: LiveTable, seat: int | None) -> str:
-        """A new secret for ``seat``'s player (a link to open the seat on another device); the old one stops
-        working everywhere else."""
+    async def _move(self, table: LiveTable, seat: int, token_hash: str, record: SeatRecord) -> None:
+        """A taken seat's link for another device is used (holding the table's lock): the seat's secret is new."""
+        if table.controller(seat) != "human":
+            raise ServiceError("forbidden", "a bot plays this seat now: its player left the table")
+        assert record.invite_hash is not None  # the link that was checked
+        stored = await asyncio.to_thread(self.store.move_seat, table.id, seat, token_hash, record.invite_hash)
+        if not stored:
+            raise ServiceError("not_found", INVITE_GONE)
+        table.set_seat(dataclasses.replace(record, token_hash=token_hash, invite_hash=None))
+        await asyncio.to_thread(self.store.notify, f"s:{table.id}")
+        self._changed(table, None)
+
+    async def relink(self, table: LiveTable, seat: int | None, proof: SeatProof | None = None) -> str:
+        """A link that moves ``seat`` to another device (an invite for a taken seat): whoever opens it sits
+        there from then on, with a secret of their own. A newer link replaces an older one."""
         if seat is None:
             raise ServiceError("forbidden", "only a player at this table has a seat to open elsewhere")
         async with table.lock:
+            self._check_holder(table, seat, proof)
             record = table.seats[seat]
-            token = new_token()
-            stored = await asyncio.to_thread(
-                self.store.claim_seat_secret, table.id, seat, hash_token(token), record.token_hash
-            )
+            link = new_token()
+            stored = await asyncio.to_thread(self.store.set_invite, table.id, seat, hash_token(link), record.token_hash)
             if not stored:
                 raise ServiceError("busy", "the seat changed meanwhile; try again")
-            table.seats[seat] = dataclasses.replace(record, token_hash=hash_token(token))
+            table.set_seat(dataclasses.replace(record, invite_hash=hash_token(link)))
             await asyncio.to_thread(self.store.notify, f"s:{table.id}")
-            return token
-
-    def seat_of_user(self, table: LiveTable, user_id: int | None) -> int | None:
-        """The seat an account sits at (``None``: none, or several: then its seat's secret says which)."""
-        if user_id is None:
-            return None
-        mine = [s.seat for s in table.seats if s.user_id == user_id and s.claimed_at is not None]
-        return mine[0] if len(mine) == 1 else None
+            return link
 
     async def claim_open(self, table_id: str, seat: int, name: object, user_id: int | None = None) -> str:
-        """Take an open seat of a public table from the lobby; returns the seat's new secret."""
+        """Take an open seat of a public table from the lobby; returns the seat's new secret (its invite is spent)."""
         table = await self.get(table_id)
         if not table.public:
             raise ServiceError("forbidden", "this table is not public: ask for an invite link")
@@ -442,19 +509,20 @@ class TableService:
             await self._sit(table, seat, name, hash_token(token), user_id)
             return token
 
-    async def reissue(self, table: LiveTable, by_seat: int | None, seat: int) -> str:
-        """A new invite secret for an open seat, asked by a seated player (the old link stops working)."""
+    async def reissue(self, table: LiveTable, by_seat: int | None, seat: int, proof: SeatProof | None = None) -> str:
+        """A new invite for an open seat, asked by a seated player (the old link stops working)."""
         if by_seat is None:
             raise ServiceError("forbidden", "only a player at this table can make invite links")
         self._check_seat_number(table, seat)
         async with table.lock:
+            self._check_holder(table, by_seat, proof)
             record = table.seats[seat]
             if record.kind != "human" or record.claimed_at is not None:
                 raise ServiceError("seat_taken", "that seat is not open")
             token = new_token()
-            if not await asyncio.to_thread(self.store.claim_seat_secret, table.id, seat, hash_token(token)):
+            if not await asyncio.to_thread(self.store.set_invite, table.id, seat, hash_token(token)):
                 raise ServiceError("seat_taken", "that seat is not open")
-            table.seats[seat] = SeatRecord(seat, "human", token_hash=hash_token(token))
+            table.set_seat(SeatRecord(seat, "human", invite_hash=hash_token(token)))
             await asyncio.to_thread(self.store.notify, f"s:{table.id}")
             return token
 
@@ -470,11 +538,11 @@ class TableService:
         name: object,
         token_hash: str,
         user_id: int | None,
-        old_hash: str | None = None,
+        invite_hash: str | None = None,
     ) -> None:
         """Seat a person at an open seat (holding the table's lock): stored, then shown to everyone.
 
-        ``old_hash``: only while the seat's secret is still that one (an invite not replaced meanwhile).
+        ``invite_hash``: only while the seat's invite is still that one (not replaced meanwhile).
         """
         record = table.seats[seat]
         if record.kind != "human" or record.claimed_at is not None:
@@ -488,7 +556,7 @@ class TableService:
         at = self.now()
         rated = table.record.rated
         stored = await asyncio.to_thread(
-            self.store.claim_seat, table.id, seat, clean, token_hash, True, at, user_id, old_hash, rated
+            self.store.claim_seat, table.id, seat, clean, token_hash, at, user_id, invite_hash, rated
         )
         if not stored:
             if rated and any(
@@ -515,8 +583,9 @@ class TableService:
                 if record.claimed_at is not None and mine.claimed_at is None:
                     table.seat_joined(record.seat, record.name or "", record)
                     changed = True
-                elif record.token_hash != mine.token_hash:
-                    table.seats[record.seat] = record
+                elif (record.token_hash, record.invite_hash) != (mine.token_hash, mine.invite_hash):
+                    table.set_seat(record)
+                    changed = True  # a secret replaced: the connections that held it are checked again
             if changed:
                 self._changed(table, None)
 
@@ -543,6 +612,10 @@ class TableService:
             for listener in self.listeners:
                 if hasattr(listener, "wake"):
                     listener.wake()
+        elif kind == "u" and rest.isdigit():  # an account's sessions changed (a logout): its sockets checked again
+            for listener in self.listeners:
+                if hasattr(listener, "sessions_changed"):
+                    self._spawn(listener.sessions_changed(int(rest)))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -560,6 +633,7 @@ class TableService:
         client_msg_id: object = None,
         timer: MoveTimer | None = None,
         as_bot: bool = False,
+        proof: SeatProof | None = None,
     ) -> dict[str, Any]:
         """Play ``action`` (an id) or ``text`` for ``seat``; the answer names the seat's new event number.
 
@@ -568,6 +642,7 @@ class TableService:
         A ``client_msg_id`` already in the log is answered as before, not applied again.
         ``as_bot``: the move comes from the bot that plays the seat (only a bot may
         move for a bot seat, or for a seat whose player left or ran out of time).
+        ``proof``: what the request showed to hold ``seat``, checked again once the table is locked.
         """
         # a bot's move carries its job's key (with ':'), which no client id can be
         msg_id = client_msg_id if as_bot and isinstance(client_msg_id, str) else _check_msg_id(client_msg_id)
@@ -575,6 +650,8 @@ class TableService:
             raise ServiceError("forbidden", "spectators cannot play: open your seat's invite link")
         _check_n(expect)
         async with table.lock:
+            if not as_bot:
+                self._check_holder(table, seat, proof)
             for _attempt in range(5):
                 if msg_id is not None and (seat, msg_id) in table.msg_ids:
                     return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
@@ -644,6 +721,7 @@ class TableService:
         expect: object = None,
         client_msg_id: object = None,
         timer: MoveTimer | None = None,
+        proof: SeatProof | None = None,
     ) -> dict[str, Any]:
         """Take back ``seat``'s last decision, if BGA's rule allows it (see ``LiveTable.undo_problem``)."""
         msg_id = _check_msg_id(client_msg_id)
@@ -651,6 +729,7 @@ class TableService:
             raise ServiceError("forbidden", "spectators cannot take moves back")
         _check_n(expect)
         async with table.lock:
+            self._check_holder(table, seat, proof)
             for _attempt in range(5):
                 if msg_id is not None and (seat, msg_id) in table.msg_ids:
                     return {"ok": True, "n": table.journal.count(seat), "duplicate": True}
@@ -706,7 +785,9 @@ class TableService:
                 await self.catch_up(table)
             raise ServiceError("busy", "the table is busy; try again")
 
-    async def replace(self, table: LiveTable, by_seat: int | None, seat: object) -> dict[str, Any]:
+    async def replace(
+        self, table: LiveTable, by_seat: int | None, seat: object, proof: SeatProof | None = None
+    ) -> dict[str, Any]:
         """A player asks for a bot to play on for ``seat``, which ran out of time."""
         if by_seat is None:
             raise ServiceError("forbidden", "only a player at this table can decide that")
@@ -721,20 +802,29 @@ class TableService:
             by_seat,
             lambda: table.seat_state[seat] == "timeout",
             "that seat has not run out of time",
+            proof,
         )
 
-    async def leave(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
-        """``seat``'s player leaves: a bot plays on for them so that the others can finish."""
+    async def leave(self, table: LiveTable, seat: int | None, proof: SeatProof | None = None) -> dict[str, Any]:
+        """``seat``'s player leaves: a bot plays on for them so that the others can finish (and their
+        connections no longer hold the seat)."""
         if seat is None:
             raise ServiceError("forbidden", "spectators have no seat to leave")
         return await self._seat_event(
-            table, seat, "leave", seat, lambda: table.seat_state[seat] in ("active", "timeout"), "you have left already"
+            table,
+            seat,
+            "leave",
+            seat,
+            lambda: table.seat_state[seat] in ("active", "timeout"),
+            "you have left already",
+            proof,
         )
 
     async def _seat_event(
-        self, table: LiveTable, seat: int, kind: str, by: int, allowed: Any, refusal: str
+        self, table: LiveTable, seat: int, kind: str, by: int, allowed: Any, refusal: str, proof: SeatProof | None
     ) -> dict[str, Any]:
         async with table.lock:
+            self._check_holder(table, by, proof)
             for _attempt in range(5):
                 if table.status != "playing":
                     raise ServiceError(

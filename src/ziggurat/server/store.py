@@ -59,9 +59,10 @@ class SeatRecord:
     bot: str | None = None
     bot_params: dict[str, Any] = field(default_factory=dict)
     name: str | None = None
-    token_hash: str | None = None
+    token_hash: str | None = None  # the secret of whoever sits there (None while the seat is open)
     claimed_at: dt.datetime | None = None
     user_id: int | None = None
+    invite_hash: str | None = None  # an open seat's invite, or a taken seat's link to another device
 
 
 @dataclass
@@ -144,6 +145,7 @@ class Store:
                         "token_hash": s.token_hash,
                         "claimed_at": s.claimed_at,
                         "user_id": s.user_id,
+                        "invite_hash": s.invite_hash,
                     }
                     for s in record.seats
                 ],
@@ -264,10 +266,15 @@ class Store:
             return [r.id for r in result]
 
     # ------------------------------------------------------------------- seats
-    def find_seat(self, token_hash: str) -> tuple[str, int] | None:
-        """``(table id, seat)`` of the seat whose secret hashes to ``token_hash``."""
+    def find_invite(self, secret_hash: str) -> tuple[str, int] | None:
+        """``(table id, seat)`` of the seat an invite (or a seated player's link to another device) hashing to
+        ``secret_hash`` opens; also of the seat whose own secret it is (its holder opening their seat again)."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(seats.c.table_id, seats.c.seat).where(seats.c.token_hash == token_hash)).first()
+            row = conn.execute(
+                select(seats.c.table_id, seats.c.seat).where(
+                    (seats.c.invite_hash == secret_hash) | (seats.c.token_hash == secret_hash)
+                )
+            ).first()
             return (row.table_id, row.seat) if row else None
 
     def claim_seat(
@@ -276,32 +283,52 @@ class Store:
         seat: int,
         name: str,
         token_hash: str,
-        only_open: bool,
         at: dt.datetime | None = None,
         user_id: int | None = None,
-        old_hash: str | None = None,
+        invite_hash: str | None = None,
         one_per_user: bool = False,
     ) -> bool:
-        """Give ``seat`` a name (and a new secret); with ``only_open`` only if nobody sat there yet, with
-        ``old_hash`` only if its secret is still that one (an invite not replaced meanwhile), with
+        """Seat a person at the open ``seat`` with their new secret (any invite of the seat stops working):
+        with ``invite_hash`` only if that is still the seat's invite (not replaced meanwhile), with
         ``one_per_user`` only if ``user_id`` has no other seat at the table (a rated table).
 
         The last holds across server processes: the table's row is locked first, so of two claims by
         one account at once the second waits and then sees the first.
         """
         with self.engine.begin() as conn:
-            query = update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
-            if only_open:
-                query = query.where(seats.c.claimed_at.is_(None))
-            if old_hash is not None:
-                query = query.where(seats.c.token_hash == old_hash)
+            query = update(seats).where(
+                seats.c.table_id == table_id,
+                seats.c.seat == seat,
+                seats.c.kind == "human",
+                seats.c.claimed_at.is_(None),
+            )
+            if invite_hash is not None:
+                query = query.where(seats.c.invite_hash == invite_hash)
             if one_per_user and user_id is not None:
                 if self.engine.dialect.name == "postgresql":  # SQLite: one writer at a time already
                     conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
                 other = select(seats.c.seat).where(seats.c.table_id == table_id, seats.c.user_id == user_id)
                 query = query.where(~other.exists())
-            values = {"name": name, "token_hash": token_hash, "claimed_at": at or now(), "user_id": user_id}
+            values = {
+                "name": name,
+                "token_hash": token_hash,
+                "claimed_at": at or now(),
+                "user_id": user_id,
+                "invite_hash": None,
+            }
             return bool(conn.execute(query.values(**values)).rowcount)
+
+    def move_seat(self, table_id: str, seat: int, token_hash: str, invite_hash: str) -> bool:
+        """A taken seat's link to another device was used: the seat's secret becomes ``token_hash`` (whoever
+        held the old one holds nothing any more), and the link is spent; only while ``invite_hash`` is that link."""
+        with self.engine.begin() as conn:
+            query = update(seats).where(
+                seats.c.table_id == table_id,
+                seats.c.seat == seat,
+                seats.c.claimed_at.is_not(None),
+                seats.c.invite_hash == invite_hash,
+            )
+            return bool(conn.execute(query.values(token_hash=token_hash, invite_hash=None)).rowcount)
 
     def notify(self, payload: str) -> None:
         """Tell the other server processes that something changed (PostgreSQL or Redis; see :mod:`notify`)."""
@@ -377,16 +404,16 @@ class Store:
         with self.engine.connect() as conn:
             return _utc(conn.execute(select(func.min(jobs.c.due_at)).where(jobs.c.done_at.is_(None))).scalar())
 
-    def claim_seat_secret(self, table_id: str, seat: int, token_hash: str, old_hash: str | None = None) -> bool:
-        """Give a seat a new secret (the old one stops working): an open seat a new invite link, or (with
-        ``old_hash``, its secret now) a taken seat a new link for its player's other devices."""
+    def set_invite(self, table_id: str, seat: int, invite_hash: str, holder_hash: str | None = None) -> bool:
+        """Give a seat a new invite (the older one stops working): an open seat (``holder_hash`` None) a link
+        to sit down, or a taken seat whose secret is still ``holder_hash`` a link to move to another device."""
         with self.engine.begin() as conn:
             query = update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human")
-            if old_hash is None:
+            if holder_hash is None:
                 query = query.where(seats.c.claimed_at.is_(None))
             else:
-                query = query.where(seats.c.token_hash == old_hash)
-            return bool(conn.execute(query.values(token_hash=token_hash)).rowcount)
+                query = query.where(seats.c.claimed_at.is_not(None), seats.c.token_hash == holder_hash)
+            return bool(conn.execute(query.values(invite_hash=invite_hash)).rowcount)
 
     def fail_job(self, job_id: int, at: dt.datetime, retry: dt.datetime | None) -> None:
         """A job that failed: tried again at ``retry`` (by any process), or given up (``None``)."""
@@ -416,6 +443,7 @@ def _seat(s: Any) -> SeatRecord:
         token_hash=s.token_hash,
         claimed_at=_utc(s.claimed_at),
         user_id=s.user_id,
+        invite_hash=s.invite_hash,
     )
 
 

@@ -25,6 +25,7 @@ let socket = null;
 let retry = 0;
 let pending = null; // the move on its way: {type, id, ...}
 let online = [];
+let seatLost = false; // the server said this page no longer holds its seat
 const pageTitle = document.title;
 
 const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions });
@@ -180,6 +181,7 @@ function onMessage(event) {
     if (pending && msg.ack === pending.id) settle(); // the frame that answers our move
   } else if (msg.type === "error") {
     showError(msg.message);
+    if (msg.code === "seat_lost") seatLost = true; // the server closes this socket next
     if (pending && msg.id === pending.id) settle(); // a fresh frame follows
   } else if (msg.type === "ack") {
     if (pending && msg.id === pending.id) settle(); // its frame came first
@@ -188,8 +190,20 @@ function onMessage(event) {
     showPresence();
   } else if (msg.type === "welcome") {
     retry = 0;
+    // this page was drawn for another seat (it was opened elsewhere, or a bot plays it now): draw it again
+    if (msg.seat !== seat && redraw()) return;
     setConn("online", "Connected.");
   }
+}
+
+// Reload the page (drawn again for what this browser holds now), at most once a minute: a page whose socket
+// keeps getting another seat than it was drawn for (a proxy that hides this site's address) stays as it is.
+function redraw(after = 0) {
+  const key = `zg-redrawn-${tableId}`;
+  if (Date.now() - Number(sessionStorage.getItem(key) || 0) < 60000) return false;
+  sessionStorage.setItem(key, String(Date.now()));
+  setTimeout(() => location.reload(), after);
+  return true;
 }
 
 function connect() {
@@ -202,6 +216,7 @@ function connect() {
   });
   socket.addEventListener("message", onMessage);
   socket.addEventListener("close", () => {
+    if (seatLost && redraw(1500)) return; // watch from now on
     setConn("offline", "Connection lost — reconnecting…");
     const wait = Math.min(5000, 300 * 2 ** retry);
     retry += 1;
@@ -230,7 +245,7 @@ if (clearButton) clearButton.addEventListener("click", () => clicks.reset());
 const deviceButton = document.getElementById("zg-device");
 if (deviceButton) {
   deviceButton.addEventListener("click", async () => {
-    // a new secret for this seat: shown here to open on the other device; this browser keeps the seat
+    // a link that moves this seat to the other device: this browser keeps it until the link is opened there
     const r = await fetch(`/api/tables/${tableId}/link`, { method: "POST", headers: { "X-Ziggurat": "1" } });
     const body = await r.json();
     if (!r.ok) return showError(body.message);
