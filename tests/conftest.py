@@ -27,6 +27,12 @@ for _name, _n in FUZZ_EXAMPLES.items():
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True)
+def saves_key_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test keeps the key of sealed terminal saves in a folder of its own, never in the user's home."""
+    monkeypatch.setenv("ZIGGURAT_HOME", str(tmp_path_factory.mktemp("ziggurat-home")))
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[TempPostgres]:
     """One PostgreSQL server per test process (each test gets its own database)."""

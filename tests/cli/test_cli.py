@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from ziggurat.cli.main import app
+from ziggurat.cli.saves import read_save
 from ziggurat.core import GameRecord
 
 runner = CliRunner()
@@ -79,8 +80,8 @@ def test_quitting_keeps_what_was_played_and_exits_non_zero(tmp_path: Path) -> No
     assert result.exit_code == 1 and "Game stopped" in result.output
     assert f"ziggurat play --resume {save}" in result.output
     assert "seed 2" not in result.output, "the seed is shown only once the game is over"
-    record = GameRecord.load(save)
-    assert record.result is None and sum(1 for p, _ in record.actions if p == 0) == 2
+    record, sealed = read_save(save)
+    assert sealed and record.result is None and sum(1 for p, _ in record.actions if p == 0) == 2
 
 
 def test_bad_arguments_are_clear_errors(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from tests.cli.signals import ctrl_c_on
 from ziggurat.cli.main import app
+from ziggurat.cli.saves import read_save
 from ziggurat.cli.session import replay_record
 from ziggurat.core import GameRecord, Match, RecordError, make_game
 from ziggurat.core.export import player_record
@@ -136,7 +137,7 @@ def test_a_stopped_game_resumes_and_ends_as_the_uninterrupted_one(tmp_path: Path
     part = tmp_path / "part.json"
     stopped = runner.invoke(app, [*args, "--save", str(part)], input="1\n1\n1\n")  # input ends: EOF
     assert stopped.exit_code == 1 and "Traceback" not in stopped.output
-    assert GameRecord.load(part).result is None
+    assert read_save(part)[0].result is None
     again = tmp_path / "again.json"
     resumed = runner.invoke(app, ["play", "--resume", str(part), "--save", str(again)], input="1\n" * 400)
     assert resumed.exit_code == 0, resumed.output
@@ -178,6 +179,6 @@ def test_ctrl_c_while_a_bot_thinks_saves_and_exits_without_a_traceback(tmp_path:
     assert proc.returncode == 130, (out, err)
     assert b"Traceback" not in err and b"Traceback" not in out, err.decode()
     assert b"ziggurat play --resume" in out
-    record = GameRecord.load(save)
-    assert record.result is None and record.seed == 3
+    record, sealed = read_save(save)
+    assert sealed and record.result is None and record.seed == 3
     record.replay()

@@ -7,7 +7,7 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -17,6 +17,9 @@ from rich.text import Text
 from ziggurat.core import ZigguratError, bot_names, game_ids, get_bot, get_game
 from ziggurat.core.game import Game
 from ziggurat.core.registry import make_game
+
+if TYPE_CHECKING:
+    from ziggurat.core import GameRecord
 
 app = typer.Typer(
     name="ziggurat",
@@ -131,8 +134,9 @@ def play(
 ) -> None:
     """Play a game in the terminal against bots or friends (hot seat); stop any time, go on with --resume."""
     from ziggurat.analysis.runfiles import sigint_deferred
+    from ziggurat.cli.saves import read_save, write_save
     from ziggurat.cli.session import PlaySession
-    from ziggurat.core import GameRecord, Match
+    from ziggurat.core import Match
 
     try:
         if save is not None:
@@ -141,7 +145,7 @@ def play(
         if resume is not None:
             if game is not None or players is not None or variant or option or deck is not None or seed is not None:
                 raise ZigguratError("--resume takes the game, players, options and seed from the record: give none")
-            record = GameRecord.load(resume, allow_paths=allow_content_paths)
+            record, _ = read_save(resume, allow_paths=allow_content_paths)
             match = Match.from_record(record)
             if match.state.is_terminal():
                 raise ZigguratError(f"the game in {resume} is over: see it with ziggurat replay {resume}")
@@ -170,9 +174,11 @@ def play(
     if save is not None:
         try:
             with sigint_deferred():
-                session.match.record(seat_names).save(save)
+                write_save(session.match.record(seat_names), save)
         except OSError as exc:
             raise fail(f"cannot save the record to {save}: {exc.strerror or exc}") from None
+        except ZigguratError as exc:
+            raise fail(str(exc)) from None
         console.print(Text(f"record saved to {save}", style="dim"))
     if finished:
         return
@@ -241,10 +247,9 @@ def replay(
 ) -> None:
     """Step through a saved game, showing only what a spectator (or --player N) could see."""
     from ziggurat.cli.session import replay_record
-    from ziggurat.core import GameRecord
 
     try:
-        record = GameRecord.load(file, allow_paths=allow_content_paths)
+        record = _open_saved(file, allow_content_paths, player)
         replay_record(record, console, player=None if player is None else player - 1, pause=pause)
     except ZigguratError as exc:
         raise fail(str(exc)) from None
@@ -260,13 +265,12 @@ def export(
     ] = False,
 ) -> None:
     """Write what one player saw of a game: their view at every step, no seed, nothing hidden from them."""
-    from ziggurat.core import GameRecord
     from ziggurat.core.export import player_record
 
     try:
         if out is not None:
             check_output_file(out, "write the player record to")
-        record = GameRecord.load(file, allow_paths=allow_content_paths)
+        record = _open_saved(file, allow_content_paths, player)
         if not 1 <= player <= record.players:
             raise ZigguratError(f"--player must be between 1 and {record.players}")
         text = json.dumps(player_record(record, player - 1), indent=1, ensure_ascii=False)
@@ -280,6 +284,21 @@ def export(
     except OSError as exc:
         raise fail(f"cannot write the player record to {out}: {exc.strerror or exc}") from None
     err_console.print(Text(f"player {player}'s record written to {out}", style="dim"))
+
+
+def _open_saved(file: Path, allow_content_paths: bool, player: int | None) -> GameRecord:
+    """The record of a saved game for ``replay`` and ``export``: an unfinished game (a sealed save) only as a
+    spectator or a person who played it saw it, never as a bot's seat (its cards are still in play)."""
+    from ziggurat.cli.saves import human_seats, read_save
+
+    record, sealed = read_save(file, allow_paths=allow_content_paths)
+    if sealed and player is not None and 1 <= player <= record.players and player - 1 not in human_seats(record):
+        people = ", ".join(str(p + 1) for p in human_seats(record)) or "none"
+        raise ZigguratError(
+            f"{file} is an unfinished game: it can be seen as a spectator or as a player who played it "
+            f"(--player {people}), not as player {player} yet"
+        )
+    return record
 
 
 # Analysis commands (arena, simulate) register themselves here.
