@@ -57,7 +57,7 @@ from ziggurat.server.mail import send as send_mail
 from ziggurat.server.notify import Listener, RedisPublisher
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
-from ziggurat.server.security import same_site
+from ziggurat.server.security import SecurityHeaders, same_site
 from ziggurat.server.service import (
     BOT_LEVELS,
     STATUS_OF,
@@ -388,6 +388,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await server.close()
 
     app = FastAPI(title="Ziggurat", version=ziggurat.__version__, lifespan=lifespan, docs_url="/api/docs")
+    app.add_middleware(SecurityHeaders, public_https=settings.public_url.lower().startswith("https://"))
     app.mount("/static", StaticFiles(packages=[("ziggurat.web", "static")]), name="static")
     app.include_router(community.router)
 

@@ -1,10 +1,12 @@
-"""Seat secrets (random tokens, stored only as hashes, compared in constant time) and the site check of WebSockets."""
+"""Seat secrets (random tokens, stored only as hashes, compared in constant time), the site check of WebSockets,
+and the security headers of every response."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+from typing import Any
 from urllib.parse import urlsplit
 
 TOKEN_BYTES = 24
@@ -57,3 +59,67 @@ def same_site(origin: str | None, host: str | None, public_url: str) -> bool:
         return True
     site = origin.split("://", 1)[-1].lower()
     return site == host.lower() or site == urlsplit(public_url).netloc.lower()
+
+
+# The pages load their scripts, styles and images from this site only and run no inline code (the board's
+# data travels in ``<script type="application/json">`` blocks, which are never executed); sockets go back
+# to this site; nothing may frame a page (clickjacking on a seated player).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+# FastAPI's interactive API page (``/api/docs``) is a developer's tool built from inline code and a CDN.
+DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+HSTS = "max-age=31536000; includeSubDomains"
+
+
+def security_headers(path: str, https: bool) -> list[tuple[bytes, bytes]]:
+    """The headers every response carries (HSTS only over HTTPS: a browser must have reached us securely).
+
+    >>> dict(security_headers("/", False))[b"x-frame-options"]
+    b'DENY'
+    >>> b"strict-transport-security" in dict(security_headers("/", True))
+    True
+    """
+    policy = DOCS_POLICY if path.startswith(("/api/docs", "/api/redoc")) else CONTENT_SECURITY_POLICY
+    headers = [
+        (b"content-security-policy", policy.encode()),
+        (b"x-frame-options", b"DENY"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+        (b"cross-origin-opener-policy", b"same-origin"),
+        (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+    ]
+    if https:
+        headers.append((b"strict-transport-security", HSTS.encode()))
+    return headers
+
+
+class SecurityHeaders:
+    """ASGI middleware: :func:`security_headers` on every HTTP response (pages, API, static files, errors).
+
+    HTTPS is the request's scheme, as uvicorn sets it from ``X-Forwarded-Proto`` when the proxy in front
+    is trusted (``--forwarded-allow-ips``), or the public address's when that is an https one.
+    """
+
+    def __init__(self, app: Any, public_https: bool = False):
+        self.app = app
+        self.public_https = public_https
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        extra = security_headers(scope.get("path", ""), self.public_https or scope.get("scheme") == "https")
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [h for h in extra if h[0] not in present]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
