@@ -95,9 +95,11 @@ class LiveServer:
         bot_workers: int = 0,
         log: Path | None = None,
         bus: str | None = None,
+        extra: list[str] | None = None,
     ):
         self.db_url = db_url
         self.bus = bus
+        self.extra = list(extra or [])
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.port = free_port()
@@ -134,6 +136,7 @@ class LiveServer:
             "warning",
             "--metrics",
             *(["--bus", self.bus] if self.bus else []),
+            *self.extra,
         ]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(

@@ -135,11 +135,26 @@ def serve(
     ws_compression: Annotated[
         bool, typer.Option(help="compress WebSocket frames (less data for phones, more work for the server)")
     ] = False,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="NAME=VALUE: change an abuse limit (repeatable; see docs/server.md, e.g. tables_per_hour=60)",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="addresses of the reverse proxies whose X-Forwarded-For/-Proto are believed (comma-separated, * all)"
+        ),
+    ] = "127.0.0.1",
 ) -> None:
     """Serve the web app: open the printed address in a browser."""
     import uvicorn
 
     from ziggurat.server.app import SETTINGS_ENV, Settings, create_app
+    from ziggurat.server.connections import raise_open_files_limit, uvicorn_options
+    from ziggurat.server.limits import Limits
     from ziggurat.server.mail import parse_smtp
 
     if bot_delay < 0 or bot_delay > 60:
@@ -165,6 +180,16 @@ def serve(
             parse_smtp(smtp)
         except ValueError as exc:
             raise fail(str(exc)) from None
+    changes: dict[str, str] = {}
+    for item in limit or []:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise fail(f"--limit takes NAME=VALUE, not {item!r}")
+        changes[name.strip()] = value.strip()
+    try:
+        limits = Limits().with_values(changes)
+    except ValueError as exc:
+        raise fail(f"--limit: {exc}") from None
     shown_host = "localhost" if host in ("127.0.0.1", "::1", "0.0.0.0") else host
     settings = Settings(
         db_url=url,
@@ -175,6 +200,7 @@ def serve(
         metrics=metrics,
         public_url=public_url or f"http://{shown_host}:{port}",
         bus=bus,
+        limits=changes,
     )
     open_database(url).dispose()  # reach the database (and bring its schema up to date) before listening
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
@@ -186,7 +212,10 @@ def serve(
         "log_level": log_level,
         "ws_max_size": 64 * 1024,
         "ws_per_message_deflate": ws_compression,
+        "forwarded_allow_ips": forwarded_allow_ips,
+        **uvicorn_options(limits),
     }
+    raise_open_files_limit()
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
     else:  # each worker process builds its own app from the settings in the environment

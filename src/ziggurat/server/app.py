@@ -30,10 +30,11 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -46,11 +47,12 @@ from starlette.requests import ClientDisconnect
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
 from ziggurat.server import community, frames
-from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User
+from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User, check_signup, name_key
 from ziggurat.server.community import current_user
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.jobs import JobRunner
+from ziggurat.server.limits import DatabaseCounters, Limits, RedisCounters, Throttle, address_of, say_seconds
 from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
@@ -94,6 +96,7 @@ class Settings:
     mail_from: str = "ziggurat@localhost"
     public_url: str = "http://localhost:8000"  # the address people open: links in mails, the site check
     bus: str | None = None  # redis://... carries the news between processes (None: PostgreSQL's LISTEN/NOTIFY)
+    limits: dict[str, str] = field(default_factory=dict)  # NAME=VALUE changes to the abuse limits (server/limits.py)
 
 
 class Server:
@@ -110,6 +113,11 @@ class Server:
         self.hub = Hub(self.service)
         self.accounts = Accounts(self.engine, lambda: self.service.now())
         self.hub.session_open = self._session_open
+        self.limits = Limits().with_values(settings.limits)
+        counters = RedisCounters(settings.bus) if settings.bus else DatabaseCounters(self.engine)
+        self.throttle = Throttle(counters, self.limits, lambda: self.service.now())
+        self.service.limits = self.limits
+        self.service.throttle = self.throttle
         self.ratings = Ratings(self.engine, lambda: self.service.now())
         self.jobs = JobRunner(self.service, self.store, delay=settings.bot_delay, workers=settings.bot_workers)
         self.jobs.add("rate", self._plan_rating, self._rate)
@@ -119,6 +127,36 @@ class Server:
             self.mail = MailSettings(host, port, settings.mail_from, settings.public_url)
             self.jobs.add("mail", self._plan_mail, self._mail)
         self.mails_sent = 0
+
+    async def log_in(self, address: str, name: object, password: object) -> tuple[User, str]:
+        """Check a password (throttled per account and per client address); a new session's secret."""
+        account = name_key(name.strip()) if isinstance(name, str) else ""
+        wait = await asyncio.to_thread(self.throttle.wait_before_login, account, address)
+        if wait is not None:
+            raise ServiceError(
+                "too_many", f"too many wrong passwords: try again in {say_seconds(wait)}", retry_after=wait
+            )
+        try:
+            user, token = await asyncio.to_thread(self.accounts.log_in, name, password)
+        except ServiceError as exc:
+            if exc.code == "forbidden":
+                await asyncio.to_thread(self.throttle.login_failed, account, address)
+            raise
+        await asyncio.to_thread(self.throttle.login_succeeded, account)
+        return user, token
+
+    async def sign_up(self, address: str, name: object, password: object, email: object) -> tuple[User, str]:
+        """A new account (at most ``signups_per_hour`` from one address) and its first session."""
+        key = f"signup:{address}"
+        wait = await asyncio.to_thread(self.throttle.window_left, key, self.limits.signups_per_hour)
+        if wait is not None:
+            raise ServiceError(
+                "too_many", f"too many new accounts from here: try again in {say_seconds(wait)}", retry_after=wait
+            )
+        check_signup(name, password, email)  # a form filled in wrong costs nothing of the allowance
+        await asyncio.to_thread(self.throttle.count_in_window, key)
+        await asyncio.to_thread(self.accounts.sign_up, name, password, email)
+        return await asyncio.to_thread(self.accounts.log_in, name, password)
 
     async def _session_open(self, token: str) -> bool:
         return await asyncio.to_thread(self.accounts.user_of, token) is not None
@@ -183,9 +221,12 @@ class Server:
 NOT_A_SEAT_SECRET = "that secret does not open a seat at this table (an invite only lets you sit down: open its link)"
 
 
-def error(code: str, message: str) -> JSONResponse:
-    """A JSON error with the status its code calls for."""
-    return JSONResponse({"error": code, "message": message}, status_code=STATUS_OF.get(code, 400))
+def error(code: str, message: str, retry_after: float | None = None) -> JSONResponse:
+    """A JSON error with the status its code calls for (and ``Retry-After`` for a limit)."""
+    response = JSONResponse({"error": code, "message": message}, status_code=STATUS_OF.get(code, 400))
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return response
 
 
 def bearer(request: Request | WebSocket) -> str | None:
@@ -378,11 +419,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(listener.start)
         resume = asyncio.create_task(server.service.resume())
         sweep = asyncio.create_task(_sweep(server.service, settings.cache_idle))
+        expire = asyncio.create_task(_expire(server.service))
         try:
             yield
         finally:
             resume.cancel()
             sweep.cancel()
+            expire.cancel()
             if listener is not None:
                 await asyncio.to_thread(listener.stop)
             await server.close()
@@ -400,7 +443,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> Response:
-        return error(exc.code, exc.message)
+        return error(exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> Response:
@@ -569,6 +612,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_create(request: Request) -> Response:
         user = await signed_in(request)
         wanted = parse_create(await json_body(request))
+        wanted.address = address_of(request)
         if user is not None:
             wanted.user_id = user.id
             for s in wanted.seats:
@@ -725,7 +769,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         same = same_site(ws.headers.get("origin"), ws.headers.get("host"), settings.public_url)
         cookie = ws.cookies.get(cookie_name(table_id)) if same else None  # another site's page can't use a seat
+        address = address_of(ws)
         await ws.accept()
+        if not server().hub.admits(address, server().limits.sockets_per_address):
+            message = f"too many connections from your address (at most {server().limits.sockets_per_address})"
+            await ws.send_text(frames.encode({"type": "error", "code": "too_many", "message": message}))
+            await ws.close(code=4429)
+            return
         try:
             table = await service().get(table_id)
         except ServiceError as exc:
@@ -778,7 +828,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # so that the first frame continues from the client's event number instead of repeating entries later
         await service().refresh(table)
         seat = service().holder(table, proof)  # checked again: the seat may have moved while we caught up
-        conn = Connection(table.id, seat, fmt, ws.send_text, close_socket=close_socket, proof=proof)
+        conn = Connection(table.id, seat, fmt, ws.send_text, close_socket=close_socket, proof=proof, address=address)
         conn.proof_version = table.seats_version
         hub = server().hub
         hub.send_message(conn, {"type": "welcome", "seat": seat, "table": table.id})
@@ -848,6 +898,18 @@ async def _sweep(service: TableService, idle: float) -> None:
         service.evict_idle(idle)
 
 
+async def _expire(service: TableService, every: float = 60.0) -> None:
+    """Every minute, delete the tables that waited too long for their players (``waiting_table_hours``)."""
+    while True:
+        try:
+            gone = await service.expire_waiting()
+            if gone:
+                log.info("deleted %d tables whose seats were never all taken", len(gone))
+        except Exception:
+            log.exception("deleting old waiting tables failed")
+        await asyncio.sleep(every)
+
+
 SETTINGS_ENV = "ZIGGURAT_SERVE_SETTINGS"
 
 
@@ -855,7 +917,11 @@ def app_from_env() -> FastAPI:
     """The app with the settings ``ziggurat serve`` put in the environment (for ``--workers N``)."""
     import os
 
-    return create_app(Settings(**json.loads(os.environ[SETTINGS_ENV])))
+    from ziggurat.server.connections import GuardedHttpProtocol
+
+    settings = Settings(**json.loads(os.environ[SETTINGS_ENV]))
+    GuardedHttpProtocol.configure(Limits().with_values(settings.limits))  # this worker's connections
+    return create_app(settings)
 
 
 def _replay_audience(table: LiveTable, seat: str, me: int | None) -> int | None:

@@ -8,6 +8,7 @@ page of another site cannot send.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 from urllib.parse import quote
 
@@ -23,6 +24,7 @@ from ziggurat.server.accounts import (
     csrf_ok,
     new_csrf,
 )
+from ziggurat.server.limits import address_of
 from ziggurat.server.service import STATUS_OF, ServiceError
 from ziggurat.web import pages
 
@@ -91,6 +93,13 @@ def page(request: Request, template: str, status: int = 200, **context: Any) -> 
     return with_csrf(HTMLResponse(html, status_code=status), request, token)
 
 
+def retry_later(exc: ServiceError, response: Response) -> Response:
+    """A form's answer to a refused request, with ``Retry-After`` when a limit refused it."""
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+    return response
+
+
 # ------------------------------------------------------------------------ pages
 @router.get("/signup", response_class=HTMLResponse)
 async def signuppage(request: Request, next: str = "/") -> Response:
@@ -104,19 +113,22 @@ async def signup_form(request: Request) -> Response:
     data: dict[str, Any] = {}
     try:
         data = await _form(request)
-        accounts = server(request).accounts
-        await asyncio.to_thread(accounts.sign_up, data.get("name"), data.get("password"), data.get("email"))
-        user, token = await asyncio.to_thread(accounts.log_in, data.get("name"), data.get("password"))
+        user, token = await server(request).sign_up(
+            address_of(request), data.get("name"), data.get("password"), data.get("email")
+        )
     except ServiceError as exc:
-        return page(
-            request,
-            "signup.html",
-            status=STATUS_OF.get(exc.code, 400),
-            user=None,
-            next=_next(data.get("next")),
-            error=exc.message,
-            name=data.get("name", ""),
-            email=data.get("email", ""),
+        return retry_later(
+            exc,
+            page(
+                request,
+                "signup.html",
+                status=STATUS_OF.get(exc.code, 400),
+                user=None,
+                next=_next(data.get("next")),
+                error=exc.message,
+                name=data.get("name", ""),
+                email=data.get("email", ""),
+            ),
         )
     response = RedirectResponse(
         _next(data.get("next")) if data.get("next") not in (None, "/") else f"/u/{quote(user.name)}", 303
@@ -137,16 +149,19 @@ async def login_form(request: Request) -> Response:
     data: dict[str, Any] = {}
     try:
         data = await _form(request)
-        _, token = await asyncio.to_thread(server(request).accounts.log_in, data.get("name"), data.get("password"))
+        _, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
     except ServiceError as exc:
-        return page(
-            request,
-            "login.html",
-            status=STATUS_OF.get(exc.code, 400),
-            user=None,
-            next=_next(data.get("next")),
-            error=exc.message,
-            name=data.get("name", ""),
+        return retry_later(
+            exc,
+            page(
+                request,
+                "login.html",
+                status=STATUS_OF.get(exc.code, 400),
+                user=None,
+                next=_next(data.get("next")),
+                error=exc.message,
+                name=data.get("name", ""),
+            ),
         )
     response = RedirectResponse(_next(data.get("next")), 303)
     set_session(response, request, token)
@@ -241,9 +256,9 @@ async def api_sign_up(request: Request) -> Response:
     from ziggurat.server.app import json_body
 
     data = await json_body(request)
-    accounts = server(request).accounts
-    user = await asyncio.to_thread(accounts.sign_up, data.get("name"), data.get("password"), data.get("email"))
-    _, token = await asyncio.to_thread(accounts.log_in, data.get("name"), data.get("password"))
+    user, token = await server(request).sign_up(
+        address_of(request), data.get("name"), data.get("password"), data.get("email")
+    )
     response = JSONResponse({"id": user.id, "name": user.name}, status_code=201)
     set_session(response, request, token)
     return response
@@ -255,7 +270,7 @@ async def api_log_in(request: Request) -> Response:
     from ziggurat.server.app import json_body
 
     data = await json_body(request)
-    user, token = await asyncio.to_thread(server(request).accounts.log_in, data.get("name"), data.get("password"))
+    user, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
     response = JSONResponse({"id": user.id, "name": user.name})
     set_session(response, request, token)
     return response

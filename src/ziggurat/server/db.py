@@ -59,7 +59,12 @@ tables = Table(
     Column("rated_at", DateTime(timezone=True), nullable=True),  # when its result went into the ratings
     # 0003: the creator chose the seed (they may know every hidden card: said on the table's page)
     Column("seed_chosen", Boolean, nullable=False, server_default=sa_false()),
+    # 0005: who created it (quotas per client address and per account)
+    Column("creator_addr", String(64), nullable=True),
+    Column("creator_user_id", Integer, nullable=True),
 )
+Index("ix_tables_creator_addr", tables.c.creator_addr, tables.c.status)
+Index("ix_tables_creator_user", tables.c.creator_user_id, tables.c.status)
 Index("ix_tables_listing", tables.c.public, tables.c.status, tables.c.updated_at)
 
 users = Table(
@@ -97,6 +102,16 @@ seats = Table(
     # 0004: an invite: for an open seat, to sit down; for a taken one, its player's link to move to another device
     Column("invite_hash", String(64), nullable=True),
     UniqueConstraint("invite_hash", name="uq_seats_invite_hash"),
+)
+
+# 0005: counts and blocks of the abuse limits (server/limits.py), shared by every server process
+limits = Table(
+    "limits",
+    metadata,
+    Column("key", String(160), primary_key=True),
+    Column("count", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("blocked_until", DateTime(timezone=True), nullable=True),
 )
 
 moves = Table(

@@ -38,6 +38,8 @@ log = logging.getLogger("ziggurat.server")
 QUEUE_LIMIT = 256
 CLOSE_BEHIND = 4408  # the socket's close code when it fell too far behind
 CLOSE_SEAT_LOST = 4403  # ... when it no longer holds its seat
+CLOSE_GONE = 4404  # ... when its table was deleted
+PRESENCE_DELAY = 0.05  # seconds: joins and leaves in this time make one presence message
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Connection:
     close_socket: Callable[[int], Awaitable[None]] | None = None
     proof: SeatProof | None = None  # what showed its seat: checked again whenever that may have changed
     proof_version: int = 0  # the table's ``seats_version`` when it was last checked
+    address: str = ""  # the client's address (the number of sockets per address is limited)
+    presence: list[int] | None = None  # the seats online it was last told of
 
 
 class Hub:
@@ -74,27 +78,47 @@ class Hub:
         # whether a login session (its secret) is still open; set by the server (the accounts' database)
         self.session_open: Callable[[str], Awaitable[bool]] | None = None
         self._closing: set[asyncio.Future[None]] = set()
+        self.by_address: dict[str, int] = {}  # open sockets per client address
+        self._presence_due: set[str] = set()  # tables whose presence may have changed
+        self._presence_timer: asyncio.TimerHandle | None = None
         service.listeners.append(self)
+
+    def admits(self, address: str, limit: int) -> bool:
+        """Whether one more socket from ``address`` is allowed (``limit`` per address in this process)."""
+        return self.by_address.get(address, 0) < limit
 
     def attach(self, conn: Connection) -> None:
         """Start sending ``conn`` the frames of its table."""
         self.by_table.setdefault(conn.table_id, set()).add(conn)
+        self.by_address[conn.address] = self.by_address.get(conn.address, 0) + 1
         if conn.proof is not None and conn.proof.user_id is not None:
             self.by_user.setdefault(conn.proof.user_id, set()).add(conn)
         conn.task = asyncio.create_task(self._sender(conn))
+        conn.presence = self.online(conn.table_id)
+        self._enqueue(conn, frames.encode({"type": "presence", "online": conn.presence}), None)
         self._presence(conn.table_id)
 
     def detach(self, conn: Connection) -> None:
         """Stop (the socket is gone)."""
         conn.closed = True
         conns = self.by_table.get(conn.table_id)
-        if conns is not None:
+        if conns is not None and conn in conns:
             conns.discard(conn)
             if not conns:
                 del self.by_table[conn.table_id]
+            left = self.by_address.get(conn.address, 1) - 1
+            if left > 0:
+                self.by_address[conn.address] = left
+            else:
+                self.by_address.pop(conn.address, None)
         self._forget_user(conn)
         conn.queue.put_nowait(None)
         self._presence(conn.table_id)
+
+    def gone(self, table_id: str) -> None:
+        """The table was deleted: every socket of it is told and closed."""
+        for conn in list(self.by_table.get(table_id, ())):
+            self._end(conn, "gone", "this table was deleted: its seats were not all taken in time", CLOSE_GONE)
 
     def _forget_user(self, conn: Connection) -> None:
         user_id = conn.proof.user_id if conn.proof is not None else None
@@ -132,6 +156,10 @@ class Hub:
 
     def revoke(self, conn: Connection, reason: str) -> None:
         """``conn`` no longer holds its seat: nothing queued for the seat is sent; it is told why, and closed."""
+        self._end(conn, "seat_lost", reason, CLOSE_SEAT_LOST)
+
+    def _end(self, conn: Connection, code: str, reason: str, close_code: int) -> None:
+        """Send ``conn`` nothing more of what is queued: only an error saying why, then close it."""
         if conn.closed:
             return
         conn.closed = True
@@ -140,8 +168,8 @@ class Hub:
             item = conn.queue.get_nowait()
             if isinstance(item, tuple) and item[1] is not None:
                 self._sent(item[1])
-        conn.queue.put_nowait((frames.encode({"type": "error", "code": "seat_lost", "message": reason}), None))
-        conn.queue.put_nowait(_Close(CLOSE_SEAT_LOST))
+        conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": reason}), None))
+        conn.queue.put_nowait(_Close(close_code))
         self._presence(conn.table_id)
 
     def send_now(self, conn: Connection, table: LiveTable, since: int) -> None:
@@ -231,6 +259,21 @@ class Hub:
         return sorted({c.audience for c in self.by_table.get(table_id, ()) if c.audience is not None and not c.closed})
 
     def _presence(self, table_id: str) -> None:
-        message = frames.encode({"type": "presence", "online": self.online(table_id)})
-        for conn in self.by_table.get(table_id, ()):
-            self._enqueue(conn, message, None)
+        """Someone came or went: the table's sockets hear who is online, once for all the comings and goings
+        of a moment, and only if the seats online changed (a spectator coming or going changes nothing)."""
+        self._presence_due.add(table_id)
+        if self._presence_timer is None:
+            self._presence_timer = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self._send_presence)
+
+    def _send_presence(self) -> None:
+        self._presence_timer = None
+        due, self._presence_due = self._presence_due, set()
+        for table_id in due:
+            conns = self.by_table.get(table_id, ())
+            online = self.online(table_id)
+            message = None
+            for conn in conns:
+                if conn.presence != online:
+                    conn.presence = online
+                    message = message or frames.encode({"type": "presence", "online": online})
+                    self._enqueue(conn, message, None)

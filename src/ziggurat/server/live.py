@@ -244,6 +244,17 @@ class LiveTable:
             return "that move showed you something that was hidden before"
         return None
 
+    def takebacks_in_a_row(self, seat: int) -> int:
+        """How many decisions ``seat`` has taken back since another seat last decided (or chance happened):
+        a move and its take-back over and over would flood the others' screens and records."""
+        count = 0
+        for row in reversed(self.rows):
+            if row.kind == "undo" and row.seat == seat:
+                count += 1
+            elif row.seat != seat and row.kind in ("action", "undo"):
+                break
+        return count
+
     def _last_own(self, seat: int) -> int | str:
         """The index in ``played`` of ``seat``'s decision to take back, or why there is none.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
 import logging
 import re
 import time
@@ -24,6 +25,7 @@ import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
 from ziggurat.core.registry import make_game
+from ziggurat.server.limits import Limits, Throttle, say_seconds
 from ziggurat.server.live import LiveTable, TableBroken
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
 from ziggurat.server.store import LogWriter, Row, SeatRecord, Store, TableRecord, now
@@ -45,12 +47,16 @@ INVITE_GONE = "this invite link is not valid (it was used, or a newer one replac
 
 
 class ServiceError(ZigguratError):
-    """A request that cannot be served; ``code`` says why (and picks the HTTP status)."""
+    """A request that cannot be served; ``code`` says why (and picks the HTTP status).
 
-    def __init__(self, code: str, message: str):
+    ``retry_after``: a request refused for now (a limit, code ``too_many``) may come again in so many seconds.
+    """
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 STATUS_OF = {
@@ -66,6 +72,7 @@ STATUS_OF = {
     "seat_taken": 409,
     "name_taken": 409,
     "undo_refused": 409,
+    "too_many": 429,
     "busy": 503,
     "broken": 500,
 }
@@ -98,6 +105,7 @@ class CreateRequest:
     turn_seconds: int | None = None  # turn-based: seconds for each decision
     rated: bool = False
     user_id: int | None = None  # the creator's account (their seat is linked to it)
+    address: str | None = None  # the creator's client address (quotas; see server/limits.py)
 
 
 PACES = ("live", "realtime", "turn")
@@ -199,6 +207,8 @@ class TableService:
         self.conflicts = 0  # appends refused by the database (another process wrote that seq first)
         self.now = now  # the server's clock (UTC); tests replace it to make time pass
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.limits = Limits()  # quotas (the server sets its own)
+        self.throttle: Throttle | None = None  # windowed counts shared by the processes (None: no quotas)
 
     # ---------------------------------------------------------------- loading
     async def get(self, table_id: str) -> LiveTable:
@@ -325,6 +335,7 @@ class TableService:
                     invites[i] = token
             else:
                 raise ServiceError("bad_request", f"seat {i + 1} must be a human or a bot, not {s.kind!r}")
+        await self._check_quotas(request)
         seed = new_seed() if request.seed is None else request.seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ServiceError("bad_request", "a seed is a whole number from 0 to 2**63 - 1")
@@ -357,6 +368,8 @@ class TableService:
             turn_seconds=request.turn_seconds,
             rated=bool(request.rated),
             seed_chosen=request.seed is not None or position is not None,
+            creator_addr=request.address,
+            creator_user_id=request.user_id,
         )
         table = LiveTable(record)
         table.now = lambda: self.now()
@@ -365,9 +378,60 @@ class TableService:
             table.apply_row(row)
         record.status = table.status
         await asyncio.to_thread(self.store.create_table, record)
+        if self.throttle is not None:
+            for key in self._creator_keys(request):
+                await asyncio.to_thread(self.throttle.count_in_window, key)
         self.tables[record.id] = table
         self._changed(table, None)
         return Created(record.id, created_seat, creator_token, invites)
+
+    @staticmethod
+    def _creator_keys(request: CreateRequest) -> list[str]:
+        keys = [f"tables:addr:{request.address}"] if request.address is not None else []
+        return keys + ([f"tables:user:{request.user_id}"] if request.user_id is not None else [])
+
+    async def _check_quotas(self, request: CreateRequest) -> None:
+        """Refuse a table its creator may not make now (too many this hour, open, or with search bots)."""
+        if self.throttle is None or request.address is None:
+            return
+        limits = self.limits
+        for key in self._creator_keys(request):
+            wait = await asyncio.to_thread(self.throttle.window_left, key, limits.tables_per_hour)
+            if wait is not None:
+                raise ServiceError(
+                    "too_many",
+                    f"you have created {limits.tables_per_hour} tables this hour: try again in {say_seconds(wait)}",
+                    retry_after=wait,
+                )
+        mine = await asyncio.to_thread(self.store.open_tables_of, request.address, request.user_id)
+        if max(mine["addr_tables"], mine["user_tables"]) >= limits.open_tables:
+            raise ServiceError(
+                "too_many",
+                f"you have {limits.open_tables} tables that are not over: finish or leave some before you make more",
+            )
+        searching = sum(1 for s in request.seats if s.kind == "bot" and s.bot == "ismcts")
+        if searching and max(mine["addr_search_bots"], mine["user_search_bots"]) + searching > limits.search_bots:
+            raise ServiceError(
+                "too_many",
+                f"your tables that are not over may have {limits.search_bots} IS-MCTS bots in all: "
+                "choose another bot, or finish a game first",
+            )
+
+    async def expire_waiting(self) -> list[str]:
+        """Delete the tables whose seats were never all taken within ``waiting_table_hours``; their ids."""
+        before = self.now() - dt.timedelta(hours=self.limits.waiting_table_hours)
+        gone = await asyncio.to_thread(self.store.expire_waiting, before)
+        for table_id in gone:
+            await asyncio.to_thread(self.store.notify, f"x:{table_id}")
+            self.forget(table_id)
+        return gone
+
+    def forget(self, table_id: str) -> None:
+        """A table deleted (here or by another process): out of the cache, its connections told and closed."""
+        self.tables.pop(table_id, None)
+        for listener in self.listeners:
+            if hasattr(listener, "gone"):
+                listener.gone(table_id)
 
     @staticmethod
     def _bot_seat(i: int, s: SeatRequest, game: Any) -> SeatRecord:
@@ -612,6 +676,8 @@ class TableService:
             for listener in self.listeners:
                 if hasattr(listener, "wake"):
                     listener.wake()
+        elif kind == "x":  # a table was deleted (it never started)
+            self.forget(rest)
         elif kind == "u" and rest.isdigit():  # an account's sessions changed (a logout): its sockets checked again
             for listener in self.listeners:
                 if hasattr(listener, "sessions_changed"):
@@ -736,6 +802,8 @@ class TableService:
                 if expect is not None and table.changed_since(seat, expect):  # type: ignore[arg-type]
                     raise ServiceError("stale", "the table has changed since; here it is again")
                 problem = table.undo_problem(seat)
+                if problem is None and table.takebacks_in_a_row(seat) >= self.limits.takebacks_in_a_row:
+                    problem = f"you have taken back {self.limits.takebacks_in_a_row} times in a row: play on"
                 if problem is not None:
                     raise ServiceError("undo_refused", f"you cannot take that back: {problem}")
                 rows = table.plan_undo(seat, msg_id, self.now())

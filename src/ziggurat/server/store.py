@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, and_, func, or_, select, update
+from sqlalchemy import Engine, and_, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import jobs, moves, seats, tables
@@ -87,6 +87,8 @@ class TableRecord:
     turn_seconds: int | None = None
     rated: bool = False
     seed_chosen: bool = False  # the creator chose the seed (so may know every hidden card)
+    creator_addr: str | None = None  # the client address that created it (quotas)
+    creator_user_id: int | None = None  # the account that created it (quotas)
 
 
 def notices_in_db(engine: Engine, publisher: Publisher | None) -> bool:
@@ -122,7 +124,7 @@ class Store:
                     position=record.position,
                     public=record.public,
                     status=record.status,
-                    created_at=at,
+                    created_at=record.created_at,
                     updated_at=at,
                     pace=record.pace,
                     clock_initial=record.clock_initial,
@@ -130,6 +132,8 @@ class Store:
                     turn_seconds=record.turn_seconds,
                     rated=record.rated,
                     seed_chosen=record.seed_chosen,
+                    creator_addr=record.creator_addr,
+                    creator_user_id=record.creator_user_id,
                 )
             )
             conn.execute(
@@ -264,6 +268,45 @@ class Store:
                 )
             )
             return [r.id for r in result]
+
+    def open_tables_of(self, address: str, user_id: int | None) -> dict[str, int]:
+        """What a client address and an account created that is not over: ``tables`` and ``search_bots``
+        (IS-MCTS seats) of each, as ``addr_tables``, ``addr_search_bots``, ``user_tables``, ``user_search_bots``."""
+        mine = tables.c.status.in_(("waiting", "playing"))
+        search = (
+            select(func.count())
+            .where(seats.c.table_id == tables.c.id, seats.c.kind == "bot", seats.c.bot == "ismcts")
+            .scalar_subquery()
+        )
+        out = {}
+        with self.engine.connect() as conn:
+            for who, condition in (
+                ("addr", tables.c.creator_addr == address),
+                ("user", tables.c.creator_user_id == user_id),
+            ):
+                if who == "user" and user_id is None:
+                    out["user_tables"] = out["user_search_bots"] = 0
+                    continue
+                row = conn.execute(
+                    select(func.count(), func.coalesce(func.sum(search), 0)).where(mine, condition)
+                ).one()
+                out[f"{who}_tables"], out[f"{who}_search_bots"] = int(row[0]), int(row[1])
+        return out
+
+    def expire_waiting(self, before: dt.datetime) -> list[str]:
+        """Delete the tables still waiting for players that were created before ``before``; their ids."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    select(tables.c.id).where(tables.c.status == "waiting", tables.c.created_at < before).limit(500)
+                )
+            ]
+            if ids:
+                for child in (moves, seats, jobs):
+                    conn.execute(delete(child).where(child.c.table_id.in_(ids)))
+                conn.execute(delete(tables).where(tables.c.id.in_(ids)))
+        return ids
 
     # ------------------------------------------------------------------- seats
     def find_invite(self, secret_hash: str) -> tuple[str, int] | None:

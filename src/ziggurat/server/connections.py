@@ -1,0 +1,112 @@
+"""Connections that cannot hold the server: a time limit for a request's headers, a cap per client address.
+
+uvicorn closes a keep-alive connection that stays idle after a response, but a connection that never
+finishes its first request's headers (a slow-header, "slowloris", client; or one that sends nothing at
+all) would stay open for ever, and enough of them use up the process's open files. This protocol gives
+every request ``header_seconds`` to send its headers and lets one client address hold at most
+``connections_per_address`` HTTP connections at a time in a process (a WebSocket, once upgraded, counts
+under the hub's own limit instead). ``ziggurat serve`` uses it as uvicorn's HTTP protocol; the numbers
+are :class:`~ziggurat.server.limits.Limits` an operator can change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from ziggurat.server.limits import Limits, client_key
+
+log = logging.getLogger("ziggurat.server")
+
+
+class GuardedHttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline for headers and a cap on connections per address."""
+
+    header_seconds: ClassVar[float] = Limits.header_seconds
+    per_address: ClassVar[int] = Limits.connections_per_address
+    open_by_address: ClassVar[dict[str, int]] = {}
+
+    @classmethod
+    def configure(cls, limits: Limits) -> None:
+        """Take the numbers from the server's limits (every process does, before it accepts connections)."""
+        cls.header_seconds = limits.header_seconds
+        cls.per_address = limits.connections_per_address
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._address = client_key(self.client[0] if self.client else None)
+        self._counted = False
+        self._header_timer: asyncio.TimerHandle | None = None
+        held = self.open_by_address.get(self._address, 0)
+        if held >= self.per_address:
+            log.warning("refused a connection from %s: it holds %d already", self._address, held)
+            transport.close()
+            return
+        self.open_by_address[self._address] = held + 1
+        self._counted = True
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(self.header_seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _too_slow(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def _uncount(self) -> None:
+        if self._counted:
+            self._counted = False
+            left = self.open_by_address.get(self._address, 1) - 1
+            if left > 0:
+                self.open_by_address[self._address] = left
+            else:
+                self.open_by_address.pop(self._address, None)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()  # the next request on a kept-alive connection has the same time for its headers
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        self._uncount()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._uncount()
+        super().connection_lost(exc)
+
+
+def raise_open_files_limit() -> int:
+    """Let the process open as many files (connections) as the system allows it; the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 1 << 20)
+    if soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return int(soft)
+
+
+def uvicorn_options(limits: Limits) -> dict[str, Any]:
+    """What ``ziggurat serve`` gives uvicorn so that connections cannot hold the server."""
+    GuardedHttpProtocol.configure(limits)
+    return {"http": GuardedHttpProtocol, "timeout_keep_alive": 5}
