@@ -38,9 +38,14 @@ from ziggurat.server.store import Job, Store
 
 log = logging.getLogger("ziggurat.server")
 
-LEASE = dt.timedelta(seconds=60)  # a claimed job comes back to the pool if its worker is gone this long
+# A claimed job comes back to the pool if its worker has not renewed its claim for this long (a worker renews
+# the claims of the jobs it is doing every RENEW): the jobs of a process that died are done by another, or by
+# the same one restarted, within seconds.
+LEASE = dt.timedelta(seconds=8)
+RENEW = 2.0
 MAX_ATTEMPTS = 8  # a job that failed this often is given up (and logged)
 KNOWN_LIMIT = 200_000  # job keys remembered as stored (beyond that, forgotten: memory stays bounded)
+FOLLOW_UP_DELAY = 0.15  # seconds before a bot's next decision of the same turn (a trail segment by segment)
 
 
 def retry_delay(attempts: int) -> dt.timedelta:
@@ -71,10 +76,12 @@ class JobRunner:
         self.poll = poll
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self._pool: concurrent.futures.Executor | None = None
+        self._background: concurrent.futures.Executor | None = None  # bots of tables where nobody plays
         self._known: set[tuple[str, str]] = set()  # jobs this process already stored
         self._running: dict[int, tuple[str, asyncio.Task[None]]] = {}
         self._wake: asyncio.Event | None = None
         self._loop_task: asyncio.Task[None] | None = None
+        self._renew_task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
         self.handlers: dict[str, Callable[[Job], Any]] = {"bot": self._bot, "timeout": self._timeout}
         self.handlers.update(handlers or {})
@@ -117,7 +124,10 @@ class JobRunner:
         out = []
         for seat in table.to_move():
             if table.controller(seat) == "bot":
-                due = now + dt.timedelta(seconds=self.delay)
+                # the table's pace for a turn; the rest of the same turn (its next segment, its next worker)
+                # follows quickly, so that a person watching is not kept waiting a second per atomic step
+                pace = min(self.delay, FOLLOW_UP_DELAY) if table.continues_turn(seat) else self.delay
+                due = now + dt.timedelta(seconds=pace)
                 out.append((f"bot:{seat}:{table.journal.count(seat)}", "bot", seat, due))
             else:
                 ends = table.due(seat)
@@ -144,24 +154,43 @@ class JobRunner:
         """Start claiming and doing due jobs (in the running event loop)."""
         self._wake = asyncio.Event()
         self._loop_task = asyncio.create_task(self._loop())
+        self._renew_task = asyncio.create_task(self._renew())
 
     async def _loop(self) -> None:
+        """Claim what is due, then sleep until the next job can be claimed (or a change wakes us):
+        a bot's delay is kept to within a few milliseconds, not to the next poll."""
         assert self._wake is not None
         while True:
             self._wake.clear()
+            wait = self.poll
             try:
                 jobs = await asyncio.to_thread(self.store.claim_jobs, self.worker, self.service.now(), LEASE)
+                if len(jobs) >= 20:
+                    wait = 0  # more may be due
+                else:
+                    next_at = await asyncio.to_thread(self.store.next_claimable)
+                    if next_at is not None:
+                        until = (next_at - self.service.now()).total_seconds()
+                        wait = min(self.poll, max(0.002, until))
             except Exception:
                 log.exception("claiming jobs failed")
                 jobs = []
             for job in jobs:
                 task = asyncio.create_task(self._do(job))
                 self._running[job.id] = (job.table_id, task)
-            wait = self.poll
-            if len(jobs) >= 20:
-                wait = 0  # more may be due
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
+
+    async def _renew(self) -> None:
+        """Keep the claims of the jobs this process is doing (a bot thinking for seconds) from running out."""
+        while True:
+            await asyncio.sleep(RENEW)
+            ids = list(self._running)
+            if ids:
+                try:
+                    await asyncio.to_thread(self.store.renew_jobs, self.worker, ids, self.service.now() + LEASE)
+                except Exception:
+                    log.exception("renewing the claims of running jobs failed")
 
     async def _do(self, job: Job) -> None:
         """Do a job; one that fails (a database hiccup, a mail server away) is tried again later, by any
@@ -188,15 +217,29 @@ class JobRunner:
             self._running.pop(job.id, None)
         await asyncio.to_thread(self.store.finish_job, job.id, self.service.now())
 
-    def pool(self) -> concurrent.futures.Executor:
-        """The bots' worker pool (processes, or threads when ``workers`` is 0), started on first use."""
+    def pool(self, background: bool = False) -> concurrent.futures.Executor:
+        """The bots' worker pool (processes, or threads when ``workers`` is 0), started on first use.
+
+        Bots of a table where a person plays think in the main pool; bots of tables where nobody plays
+        (bots only, or every person left) in a pool of their own, of one worker, at a lower priority: a
+        flood of bot-only tables gets what is left of the machine and never keeps a person waiting.
+        Worker processes die with the server process that started them (even if it is killed).
+        """
+        if background:
+            if self._background is None:
+                self._background = self._make_pool(1, nice=10)
+            return self._background
         if self._pool is None:
-            if self.workers > 0:
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
-            else:
-                self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="ziggurat-bot")
+            self._pool = self._make_pool(self.workers, nice=0)
         return self._pool
+
+    def _make_pool(self, size: int, nice: int) -> concurrent.futures.Executor:
+        if self.workers > 0:
+            ctx = multiprocessing.get_context("spawn")
+            return concurrent.futures.ProcessPoolExecutor(
+                max_workers=size, mp_context=ctx, initializer=worker_setup, initargs=(os.getpid(), nice)
+            )
+        return concurrent.futures.ThreadPoolExecutor(max_workers=max(1, size), thread_name_prefix="ziggurat-bot")
 
     async def _current(self, job: Job) -> LiveTable | None:
         """The job's table, caught up with the log (another process may have moved it on)."""
@@ -225,7 +268,8 @@ class JobRunner:
         bot, params = table.bot_of(seat)
         seed = derive_seed(table.seed, "bot", seat, n)
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self.pool(), choose, determinisation, seat, bot, params, seed)
+        pool = self.pool(background=not table.has_person())
+        action = await loop.run_in_executor(pool, choose, determinisation, seat, bot, params, seed)
         self.decisions += 1
         try:
             await self.service.act(table, seat, action=action, expect=n, client_msg_id=job.key, as_bot=True)
@@ -243,8 +287,9 @@ class JobRunner:
 
     async def close(self) -> None:
         """Stop claiming, stop the running jobs, shut the workers down."""
-        if self._loop_task is not None:
-            self._loop_task.cancel()
+        for loop_task in (self._loop_task, self._renew_task):
+            if loop_task is not None:
+                loop_task.cancel()
         tasks = [t for _, t in self._running.values()] + list(self._pending)
         for task in tasks:
             task.cancel()
@@ -254,5 +299,33 @@ class JobRunner:
         if self._loop_task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._loop_task
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._pool, self._background):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+
+def worker_setup(parent: int, nice: int) -> None:
+    """In a bot worker process: die with the server process ``parent`` (Linux: the kernel kills us when it
+    dies, however it dies; elsewhere a watchdog thread sees it gone), and run at priority ``nice``."""
+    import signal
+    import threading
+    import time
+
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before we could ask
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="ziggurat-parent-watch", daemon=True).start()

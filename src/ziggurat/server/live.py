@@ -244,6 +244,21 @@ class LiveTable:
             return "that move showed you something that was hidden before"
         return None
 
+    def continues_turn(self, seat: int) -> bool:
+        """Whether ``seat``'s next decision goes on with its last one (a card then its place, a trail segment
+        by segment, a run of workers while the others wait): its own decision came last, with no chance
+        since (in a simultaneous round, the others' choices of the same round between do not count)."""
+        for p in reversed(self.played):
+            if p.row.seat == seat:
+                return True
+            if p.row.seat == CHANCE or not p.simultaneous:
+                return False  # chance since, or another seat's turn
+        return False
+
+    def has_person(self) -> bool:
+        """Whether a person plays at this table now (a seat of a human not replaced by a bot)."""
+        return any(self.controller(s.seat) == "human" for s in self.seats)
+
     def takebacks_in_a_row(self, seat: int) -> int:
         """How many decisions ``seat`` has taken back since another seat last decided (or chance happened):
         a move and its take-back over and over would flood the others' screens and records."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, and_, delete, func, or_, select, update
+from sqlalchemy import Engine, and_, case, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import jobs, moves, seats, tables
@@ -446,6 +446,26 @@ class Store:
         """When the earliest job not yet done is due (None: there is none)."""
         with self.engine.connect() as conn:
             return _utc(conn.execute(select(func.min(jobs.c.due_at)).where(jobs.c.done_at.is_(None))).scalar())
+
+    def next_claimable(self) -> dt.datetime | None:
+        """When the next job not yet done can be claimed: when it is due, or when its claim runs out."""
+        free_at = case(
+            (and_(jobs.c.claimed_until.is_not(None), jobs.c.claimed_until > jobs.c.due_at), jobs.c.claimed_until),
+            else_=jobs.c.due_at,
+        )
+        with self.engine.connect() as conn:
+            return _utc(conn.execute(select(func.min(free_at)).where(jobs.c.done_at.is_(None))).scalar())
+
+    def renew_jobs(self, worker: str, ids: Sequence[int], until: dt.datetime) -> None:
+        """``worker`` is still at these jobs: their claims run until ``until``."""
+        if not ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(jobs)
+                .where(jobs.c.id.in_(list(ids)), jobs.c.claimed_by == worker, jobs.c.done_at.is_(None))
+                .values(claimed_until=until)
+            )
 
     def set_invite(self, table_id: str, seat: int, invite_hash: str, holder_hash: str | None = None) -> bool:
         """Give a seat a new invite (the older one stops working): an open seat (``holder_hash`` None) a link
