@@ -10,6 +10,11 @@ every connection of the table it holds, p50/p99), the mover's round trip (send
 -> acknowledgement) and "everyone" (send -> the last connection of the table,
 players and spectator, has the move).
 
+With ``--bot-tables 50`` the server also plays that many tables of bots only
+(``--bot``, IS-MCTS level 1 by default, no delay, a new table as soon as one
+ends) in its bot workers, to see what a flood of bot tables costs the people
+playing: their moves' latency is what is measured.
+
 With ``--processes 2`` (PostgreSQL only) two server processes share the
 database, and the sockets of each table are spread over both, so that most
 moves reach some of their audience through the other process (LISTEN/NOTIFY,
@@ -134,8 +139,22 @@ class Tracker:
 class Bench:
     """The load generator: keeps ``tables`` tables busy for ``seconds``."""
 
-    def __init__(self, ports: list[int], game: str, players: int, tables: int, seconds: float, seed: int, think: float):
+    def __init__(
+        self,
+        ports: list[int],
+        game: str,
+        players: int,
+        tables: int,
+        seconds: float,
+        seed: int,
+        think: float,
+        bot_tables: int = 0,
+        bot: str = "ismcts:1",
+    ):
         self.ports = ports
+        self.bot_tables = bot_tables
+        self.bot = bot
+        self.bot_games = 0
         self.think = think
         self.game = game
         self.players = players
@@ -185,7 +204,25 @@ class Bench:
         for p in tracker.players:
             self._spawn(asyncio.ensure_future(p.run()))
 
+    async def bots_only(self) -> None:
+        """Keep ``bot_tables`` tables of bots playing (a finished one is replaced at once)."""
+        client = self.clients[0]
+        body = {"game": self.game, "seats": [self.bot] * self.players}
+
+        async def create() -> str:
+            return str((await client.post("/api/tables", json=body)).json()["id"])
+
+        ids = [await create() for _ in range(self.bot_tables)]
+        while not self.stopping:
+            await asyncio.sleep(0.5)
+            for i, table_id in enumerate(ids):
+                if (await client.get(f"/api/tables/{table_id}")).json()["status"] == "over":
+                    self.bot_games += 1
+                    ids[i] = await create()
+
     async def run(self) -> dict[str, float]:
+        if self.bot_tables:
+            self._spawn(asyncio.ensure_future(self.bots_only()))
         await asyncio.gather(*(self.new_table() for _ in range(self.tables)))
         await asyncio.sleep(1.0)  # warm up, then measure
         for client in self.clients:
@@ -218,6 +255,7 @@ class Bench:
             "games": self.games_done,
             "commits": sum(m["log_commits"] for m in metrics),
             "groups": sum(m["log_groups"] for m in metrics),
+            "bot_games": self.bot_games,
         }
 
 
@@ -253,6 +291,8 @@ def main() -> None:
         nargs="+",
         help="seconds a player waits before moving (0: as fast as possible; 0.15: about 1,300 moves/s offered)",
     )
+    parser.add_argument("--bot-tables", type=int, default=0, help="tables of bots only played meanwhile")
+    parser.add_argument("--bot", default="ismcts:1", help="the bot at every seat of those tables")
     args = parser.parse_args()
     try:
         import uvloop
@@ -282,10 +322,25 @@ def main() -> None:
         else:
             pg = TempPostgres().start()
             url = pg.create_database("bench")
-        servers = [LiveServer(url, bus=redis.url if redis else None) for _ in range(processes)]  # bots off, metrics on
+        # a load generator on one address: the per-address quotas of a public server are lifted
+        lifted = [f"{name}=1000000" for name in ("tables_per_hour", "open_tables", "search_bots")]
+        lifted += [f"{name}=1000000" for name in ("sockets_per_address", "connections_per_address")]
+        extra = [arg for item in lifted for arg in ("--limit", item)]
+        servers = [
+            LiveServer(url, bus=redis.url if redis else None, bot_workers=1 if args.bot_tables else 0, extra=extra)
+            for _ in range(processes)
+        ]  # bots at once, metrics on
         try:
             bench = Bench(
-                [s.port for s in servers], args.game, args.players, args.tables, args.seconds, args.seed, think
+                [s.port for s in servers],
+                args.game,
+                args.players,
+                args.tables,
+                args.seconds,
+                args.seed,
+                think,
+                args.bot_tables,
+                args.bot,
             )
             r = asyncio.run(bench.run())
         finally:
@@ -299,7 +354,8 @@ def main() -> None:
             f"{kind:<11} {bus:<6} {processes:>5} {think:>5} {r['moves_per_s']:>8.0f} {r['server_p50_ms']:>10.2f}"
             f" {r['server_p99_ms']:>9.2f} {r['rtt_p50_ms']:>8.2f} {r['rtt_p99_ms']:>9.2f}"
             f" {r['all_p50_ms']:>8.2f} {r['all_p99_ms']:>9.2f} {r['games']:>5}"
-            f"   (errors {r['errors']}, {r['groups']} moves in {r['commits']} commits)"
+            f"   (errors {r['errors']}, {r['groups']} moves in {r['commits']} commits"
+            + (f"; {r['bot_games']} bot-only games meanwhile)" if args.bot_tables else ")")
         )
 
 

@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import socket
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 from urllib.parse import urlsplit
@@ -142,6 +143,13 @@ def serve(
             help="NAME=VALUE: change an abuse limit (repeatable; see docs/server.md, e.g. tables_per_hour=60)",
         ),
     ] = None,
+    prometheus: Annotated[
+        str | None,
+        typer.Option(
+            help="HOST:PORT: serve Prometheus metrics there, apart from the site (keep it private, e.g. 127.0.0.1:9100)"
+        ),
+    ] = None,
+    log_format: Annotated[str, typer.Option(help="text, or json: one JSON object per line")] = "text",
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -150,12 +158,16 @@ def serve(
     ] = "127.0.0.1",
 ) -> None:
     """Serve the web app: open the printed address in a browser."""
+    if prometheus is not None and "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+        # before the metrics are made: every process writes its numbers to this folder, the listener adds them up
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="ziggurat-metrics-")
     import uvicorn
 
     from ziggurat.server.app import SETTINGS_ENV, Settings, create_app
     from ziggurat.server.connections import raise_open_files_limit, uvicorn_options
     from ziggurat.server.limits import Limits
     from ziggurat.server.mail import parse_smtp
+    from ziggurat.server.observe import quiet_access_log, serve_metrics, use_json_logs
 
     if bot_delay < 0 or bot_delay > 60:
         raise fail("--bot-delay must be between 0 and 60 seconds")
@@ -163,6 +175,15 @@ def serve(
         raise fail("--bot-workers must be between 0 and 64")
     if log_level not in ("debug", "info", "warning", "error"):
         raise fail("--log-level is debug, info, warning or error")
+    if log_format not in ("text", "json"):
+        raise fail("--log-format is text or json")
+    if prometheus is not None:
+        metrics_host, _, metrics_port = prometheus.rpartition(":")
+        if not metrics_host or not metrics_port.isdigit() or not 1 <= int(metrics_port) <= 65535:
+            raise fail(f"--prometheus takes HOST:PORT, such as 127.0.0.1:9100 (not {prometheus!r})")
+        if (metrics_host, int(metrics_port)) == (host, port):
+            raise fail("--prometheus needs a port of its own, not the site's")
+        check_port(metrics_host, int(metrics_port))
     if not 1 <= workers <= 64:
         raise fail("--workers must be between 1 and 64")
     url = database_url(db, data)
@@ -216,6 +237,14 @@ def serve(
         **uvicorn_options(limits),
     }
     raise_open_files_limit()
+    if log_format == "json":
+        use_json_logs(log_level)
+        options["log_config"] = None
+        options["access_log"] = False
+    else:
+        quiet_access_log()
+    if prometheus is not None:
+        serve_metrics(prometheus)
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
     else:  # each worker process builds its own app from the settings in the environment

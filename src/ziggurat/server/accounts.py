@@ -58,10 +58,7 @@ def name_key(name: str) -> str:
 
 def check_signup(name: object, password: object, email: object) -> tuple[str, str, str | None]:
     """The cleaned name, password and e-mail of a sign-up, or a clear error."""
-    if not isinstance(name, str) or not NAME.match(name.strip()):
-        raise ServiceError(
-            "bad_request", "a user name is 2 to 24 letters, digits, '.', '-' or '_', starting with a letter or digit"
-        )
+    clean = check_name(name)
     if not isinstance(password, str) or len(password) < PASSWORD_MIN or len(password) > 200:
         raise ServiceError("bad_request", f"a password has {PASSWORD_MIN} to 200 characters")
     address: str | None = None
@@ -69,7 +66,16 @@ def check_signup(name: object, password: object, email: object) -> tuple[str, st
         if not isinstance(email, str) or not EMAIL.match(email.strip()):
             raise ServiceError("bad_request", "that is not an e-mail address")
         address = email.strip()
-    return name.strip(), password, address
+    return clean, password, address
+
+
+def check_name(name: object) -> str:
+    """A user name, trimmed, or a clear error."""
+    if not isinstance(name, str) or not NAME.match(name.strip()):
+        raise ServiceError(
+            "bad_request", "a user name is 2 to 24 letters, digits, '.', '-' or '_', starting with a letter or digit"
+        )
+    return name.strip()
 
 
 class Accounts:
@@ -110,6 +116,9 @@ class Accounts:
             _hasher.verify(row.password_hash, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise failure from None
+        if row.banned_at is not None:  # said only to whoever knows the password
+            reason = f": {row.ban_reason}" if row.ban_reason else ""
+            raise ServiceError("forbidden", f"this account is shut out by the site's operators{reason}")
         if _hasher.check_needs_rehash(row.password_hash):
             self._rehash(row.id, password)
         token = new_token()
@@ -135,11 +144,11 @@ class Accounts:
             return None
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(users.c.id, users.c.name, users.c.email, sessions.c.expires_at)
+                select(users.c.id, users.c.name, users.c.email, users.c.banned_at, sessions.c.expires_at)
                 .join(sessions, sessions.c.user_id == users.c.id)
                 .where(sessions.c.token_hash == hash_token(token))
             ).first()
-        if row is None:
+        if row is None or row.banned_at is not None:
             return None
         expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=dt.UTC)
         if expires < self.now():

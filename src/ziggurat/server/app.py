@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import gc
 import json
 import logging
@@ -48,6 +49,7 @@ import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
 from ziggurat.server import community, frames
 from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User, check_signup, name_key
+from ziggurat.server.admin import Admin
 from ziggurat.server.community import current_user
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
@@ -57,6 +59,7 @@ from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
 from ziggurat.server.notify import Listener, RedisPublisher
+from ziggurat.server.observe import LOGINS, REFUSALS, RequestLog
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.security import SecurityHeaders, same_site
@@ -133,6 +136,7 @@ class Server:
         account = name_key(name.strip()) if isinstance(name, str) else ""
         wait = await asyncio.to_thread(self.throttle.wait_before_login, account, address)
         if wait is not None:
+            LOGINS.labels("throttled").inc()
             raise ServiceError(
                 "too_many", f"too many wrong passwords: try again in {say_seconds(wait)}", retry_after=wait
             )
@@ -140,8 +144,10 @@ class Server:
             user, token = await asyncio.to_thread(self.accounts.log_in, name, password)
         except ServiceError as exc:
             if exc.code == "forbidden":
+                LOGINS.labels("wrong").inc()
                 await asyncio.to_thread(self.throttle.login_failed, account, address)
             raise
+        LOGINS.labels("ok").inc()
         await asyncio.to_thread(self.throttle.login_succeeded, account)
         return user, token
 
@@ -157,6 +163,30 @@ class Server:
         await asyncio.to_thread(self.throttle.count_in_window, key)
         await asyncio.to_thread(self.accounts.sign_up, name, password, email)
         return await asyncio.to_thread(self.accounts.log_in, name, password)
+
+    async def watch(self, every: float = 2.0) -> None:
+        """Act on what the operators did (``ziggurat admin``, from any machine): tables closed and accounts
+        banned since this process last looked. A banned account's sockets lose their seats and its seats at
+        unfinished tables are handed to bots (every process tries; the second finds them handed already)."""
+        admin = Admin(self.engine)
+        closed_since = await asyncio.to_thread(admin.latest)
+        banned_since = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)  # bans made while every server was down too
+        while True:
+            try:
+                for table_id, at in await asyncio.to_thread(admin.closed_since, closed_since):
+                    closed_since = max(closed_since, at)
+                    self.service.close_cached(table_id)
+                for user_id, at in await asyncio.to_thread(admin.banned_since, banned_since):
+                    banned_since = max(banned_since, at)
+                    await self.hub.sessions_changed(user_id)
+                    for table_id, seat in await asyncio.to_thread(admin.unfinished_seats, user_id):
+                        with contextlib.suppress(ServiceError):
+                            table = await self.service.get(table_id)
+                            if table.status == "playing" and table.controller(seat) == "human":
+                                await self.service.leave(table, seat)
+            except Exception:
+                log.exception("looking for the operators' changes failed")
+            await asyncio.sleep(every)
 
     async def _session_open(self, token: str) -> bool:
         return await asyncio.to_thread(self.accounts.user_of, token) is not None
@@ -420,18 +450,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resume = asyncio.create_task(server.service.resume())
         sweep = asyncio.create_task(_sweep(server.service, settings.cache_idle))
         expire = asyncio.create_task(_expire(server.service))
+        watch = asyncio.create_task(server.watch())
         try:
             yield
         finally:
-            resume.cancel()
-            sweep.cancel()
-            expire.cancel()
+            for task in (resume, sweep, expire, watch):
+                task.cancel()
             if listener is not None:
                 await asyncio.to_thread(listener.stop)
             await server.close()
 
     app = FastAPI(title="Ziggurat", version=ziggurat.__version__, lifespan=lifespan, docs_url="/api/docs")
     app.add_middleware(SecurityHeaders, public_https=settings.public_url.lower().startswith("https://"))
+    app.add_middleware(RequestLog)  # outermost: every answer counted, timed and logged
     app.mount("/static", StaticFiles(packages=[("ziggurat.web", "static")]), name="static")
     app.include_router(community.router)
 
@@ -443,6 +474,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> Response:
+        REFUSALS.labels(exc.code).inc()
         return error(exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(RequestValidationError)

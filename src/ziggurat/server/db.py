@@ -76,6 +76,9 @@ users = Table(
     Column("email", String(254), nullable=True),
     Column("password_hash", String(200), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # 0006: shut out by the site's operators (ziggurat admin ban): no log-in, no seat
+    Column("banned_at", DateTime(timezone=True), nullable=True, index=True),
+    Column("ban_reason", String(200), nullable=True),
 )
 
 sessions = Table(

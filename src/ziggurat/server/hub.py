@@ -31,6 +31,7 @@ from typing import Any
 from ziggurat.core.journal import Audience
 from ziggurat.server import frames
 from ziggurat.server.live import LiveTable
+from ziggurat.server.observe import CONNECTIONS
 from ziggurat.server.service import MoveTimer, SeatProof, TableService
 
 log = logging.getLogger("ziggurat.server")
@@ -94,6 +95,7 @@ class Hub:
         if conn.proof is not None and conn.proof.user_id is not None:
             self.by_user.setdefault(conn.proof.user_id, set()).add(conn)
         conn.task = asyncio.create_task(self._sender(conn))
+        CONNECTIONS.inc()
         conn.presence = self.online(conn.table_id)
         self._enqueue(conn, frames.encode({"type": "presence", "online": conn.presence}), None)
         self._presence(conn.table_id)
@@ -103,6 +105,7 @@ class Hub:
         conn.closed = True
         conns = self.by_table.get(conn.table_id)
         if conns is not None and conn in conns:
+            CONNECTIONS.dec()
             conns.discard(conn)
             if not conns:
                 del self.by_table[conn.table_id]
@@ -114,6 +117,11 @@ class Hub:
         self._forget_user(conn)
         conn.queue.put_nowait(None)
         self._presence(conn.table_id)
+
+    def closed(self, table_id: str) -> None:
+        """The operators closed the table: every socket of it is told and closed (a page reloads it, closed)."""
+        for conn in list(self.by_table.get(table_id, ())):
+            self._end(conn, "closed", "the site's operators closed this table: no more moves", CLOSE_GONE)
 
     def gone(self, table_id: str) -> None:
         """The table was deleted: every socket of it is told and closed."""

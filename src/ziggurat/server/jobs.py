@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import socket
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from ziggurat.core import State
 from ziggurat.core.seeds import derive_seed, derived_rng
 from ziggurat.server.bots import choose
 from ziggurat.server.live import LiveTable
+from ziggurat.server.observe import BOT_SECONDS, JOBS
 from ziggurat.server.service import MoveTimer, ServiceError, TableService
 from ziggurat.server.store import Job, Store
 
@@ -204,6 +206,7 @@ class JobRunner:
         except asyncio.CancelledError:
             raise
         except Exception:
+            JOBS.labels(job.kind, "failed").inc()
             attempts = job.attempts + 1
             now = self.service.now()
             retry = now + retry_delay(attempts) if attempts < MAX_ATTEMPTS else None
@@ -215,6 +218,7 @@ class JobRunner:
             return
         finally:
             self._running.pop(job.id, None)
+        JOBS.labels(job.kind, "done").inc()
         await asyncio.to_thread(self.store.finish_job, job.id, self.service.now())
 
     def pool(self, background: bool = False) -> concurrent.futures.Executor:
@@ -269,7 +273,9 @@ class JobRunner:
         seed = derive_seed(table.seed, "bot", seat, n)
         loop = asyncio.get_running_loop()
         pool = self.pool(background=not table.has_person())
+        started = time.perf_counter()
         action = await loop.run_in_executor(pool, choose, determinisation, seat, bot, params, seed)
+        BOT_SECONDS.labels(bot).observe(time.perf_counter() - started)
         self.decisions += 1
         try:
             await self.service.act(table, seat, action=action, expect=n, client_msg_id=job.key, as_bot=True)

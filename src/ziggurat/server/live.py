@@ -55,6 +55,7 @@ class LiveTable:
         self.seats: list[SeatRecord] = record.seats
         self.seed = record.seed
         self.public = record.public
+        self.closed = record.status == "closed"  # ended by the site's operators (ziggurat admin close)
         try:
             self.game: Game = make_game(record.game, record.players, record.options)
             self.state: State = self.start_state()
@@ -110,7 +111,9 @@ class LiveTable:
 
     @property
     def status(self) -> str:
-        """``waiting`` (for players to sit down), ``playing`` or ``over``."""
+        """``waiting`` (for players to sit down), ``playing``, ``over``, or ``closed`` (by the operators)."""
+        if self.closed:
+            return "closed"
         if self.state.is_terminal():
             return "over"
         return "playing" if self.started else "waiting"
@@ -140,8 +143,8 @@ class LiveTable:
         self.seats_version += 1
 
     def to_move(self) -> tuple[int, ...]:
-        """Seats that must decide now (none before the start or at the end)."""
-        if not self.started:
+        """Seats that must decide now (none before the start, at the end, or at a closed table)."""
+        if not self.started or self.closed:
             return ()
         return self.state.players_to_move()
 

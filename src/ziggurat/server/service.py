@@ -27,6 +27,7 @@ from ziggurat.core.errors import ActionError, ConfigError, GameOverError, Illega
 from ziggurat.core.registry import make_game
 from ziggurat.server.limits import Limits, Throttle, say_seconds
 from ziggurat.server.live import LiveTable, TableBroken
+from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
 from ziggurat.server.store import LogWriter, Row, SeatRecord, Store, TableRecord, now
 
@@ -235,6 +236,7 @@ class TableService:
                 raise ServiceError("broken", "this table's saved game cannot be replayed") from None
             table.now = lambda: self.now()
             self.tables[table_id] = table
+            TABLES_CACHED.set(len(self.tables))
             for payload in self._missed.pop(table_id, ()):
                 self.on_notice(payload)  # cached now: caught up like any other
             future.set_result(table)
@@ -260,6 +262,7 @@ class TableService:
         ]
         for table_id in gone:
             del self.tables[table_id]
+        TABLES_CACHED.set(len(self.tables))
         return len(gone)
 
     async def catch_up(self, table: LiveTable) -> int:
@@ -425,6 +428,17 @@ class TableService:
             await asyncio.to_thread(self.store.notify, f"x:{table_id}")
             self.forget(table_id)
         return gone
+
+    def close_cached(self, table_id: str) -> None:
+        """The operators closed a table: if it is cached here, it takes no more moves, and its sockets are told."""
+        table = self.tables.get(table_id)
+        if table is None or table.closed:
+            return
+        table.closed = True
+        table.version += 1
+        for listener in self.listeners:
+            if hasattr(listener, "closed"):
+                listener.closed(table_id)
 
     def forget(self, table_id: str) -> None:
         """A table deleted (here or by another process): out of the cache, its connections told and closed."""
@@ -733,6 +747,7 @@ class TableService:
                     for row in rows:
                         table.apply_row(row)
                     self.moves_applied += 1
+                    move_logged(table.id, rows[0].seq, seat, "bot" if as_bot else "person")
                     await self._after_change(table, timer)
                     return {"ok": True, "n": table.journal.count(seat)}
                 await self.catch_up(table)  # another process wrote first: look again
@@ -746,6 +761,8 @@ class TableService:
             raise ServiceError("not_started", "the game starts when every seat is taken")
         if status == "over":
             raise ServiceError("game_over", "the game is over")
+        if status == "closed":
+            raise ServiceError("game_over", "this table was closed by the site's operators")
         if expect is not None and table.changed_since(seat, expect):  # type: ignore[arg-type]
             raise ServiceError("stale", "the table has changed since you chose that move; here it is again")
         if seat not in table.to_move():
@@ -927,6 +944,7 @@ class TableService:
 
     def record_latency(self, seconds: float) -> None:
         """Keep the time from a move's arrival until every audience was sent its result."""
+        MOVE_SECONDS.observe(seconds)
         self.latencies.append(seconds)
         if len(self.latencies) > 200_000:
             del self.latencies[:100_000]
