@@ -272,3 +272,14 @@ def test_slow_headers_and_idle_connections_are_closed(tmp_path: Any) -> None:
         assert httpx.get(server.url + "/api/games", timeout=5).status_code == 200  # others are served
     finally:
         server.kill()
+
+
+def test_tables_of_one_game_share_its_set_up(client: TestClient) -> None:
+    """A table holds its own state, not its own copy of the game's rules tables (Lucent's: about 1.5 MB)."""
+    a = create(client, "lucent", ["me", "human", "human", "human"])
+    b = create(client, "lucent", ["me", "human", "human", "human"])
+    c = create(client, "lucent", ["me", "human", "human", "human"], options={"points": True})
+    tables = client.app.state.server.service.tables
+    assert tables[a["id"]].game is tables[b["id"]].game
+    assert tables[a["id"]].game is not tables[c["id"]].game
+    assert tables[a["id"]].state is not tables[b["id"]].state

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -35,6 +37,28 @@ SEAT_EVENTS = ("timeout", "leave", "replace")
 
 class TableBroken(ZigguratError):
     """The stored log of a table does not replay (corrupt, or from an incompatible engine)."""
+
+
+GAMES_KEPT = 128  # set-ups of games held for every table that plays them (a few kinds are the norm)
+_games: OrderedDict[tuple[str, int, str], Game] = OrderedDict()
+
+
+def shared_game(game: str, players: int, options: dict[str, Any]) -> Game:
+    """The game set up once for every table with the same game, players and options.
+
+    A game's set-up holds its rules' tables (Lucent's plays per slot and hand, a few hundred KB); made per
+    table, thousands of waiting tables held as many copies. A ``Game`` is never changed once made (its
+    states are), so tables can share it.
+    """
+    key = (game, players, json.dumps(options, sort_keys=True, default=str))
+    made = _games.get(key)
+    if made is None:
+        made = _games[key] = make_game(game, players, options)
+        if len(_games) > GAMES_KEPT:
+            _games.popitem(last=False)
+    else:
+        _games.move_to_end(key)
+    return made
 
 
 class Played(NamedTuple):
@@ -57,7 +81,7 @@ class LiveTable:
         self.public = record.public
         self.closed = record.status == "closed"  # ended by the site's operators (ziggurat admin close)
         try:
-            self.game: Game = make_game(record.game, record.players, record.options)
+            self.game: Game = shared_game(record.game, record.players, record.options)
             self.state: State = self.start_state()
         except ZigguratError as exc:
             raise TableBroken(f"table {record.id} cannot be set up: {exc}") from None

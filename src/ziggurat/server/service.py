@@ -24,9 +24,8 @@ from typing import Any
 import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
-from ziggurat.core.registry import make_game
 from ziggurat.server.limits import Limits, Throttle, say_seconds
-from ziggurat.server.live import LiveTable, TableBroken
+from ziggurat.server.live import LiveTable, TableBroken, shared_game
 from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
 from ziggurat.server.store import LogWriter, Row, SeatRecord, Store, TableRecord, now
@@ -306,7 +305,7 @@ class TableService:
             raise ServiceError("bad_request", "say who sits at each seat")
         check_pace(request)
         try:
-            game = make_game(spec.id, len(request.seats), request.options)
+            game = shared_game(spec.id, len(request.seats), request.options)
         except ConfigError as exc:
             raise ServiceError("bad_request", str(exc)) from None
         if sum(1 for s in request.seats if s.me) > 1:
