@@ -309,6 +309,11 @@ async def api_ratings(request: Request, game: str, players: int) -> Any:
     """The leaderboard as JSON."""
     if game not in game_ids():
         raise ServiceError("bad_request", f"games: {', '.join(game_ids())}")
+    spec = get_game(game).game_class.spec
+    if not spec.min_players <= players <= spec.max_players:
+        raise ServiceError(
+            "bad_request", f"{spec.name} is played by {spec.min_players} to {spec.max_players} players, not {players}"
+        )
     board = await asyncio.to_thread(server(request).ratings.leaderboard, game, players)
     names = await _subject_names(request, [r.subject for r in board])
     return {"ratings": [r.__dict__ | {"ordinal": r.ordinal, "name": names[r.subject]} for r in board]}
