@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 import pytest
 
@@ -44,3 +45,41 @@ def refusal(state: State, action: int | str, player: int | None = None) -> Messa
     if not isinstance(action, str):
         assert state.why_illegal(action, player) == message
     return message
+
+
+class Refusal(NamedTuple):
+    """A hand-built refusal: ``action`` (an id or a text) of ``player`` in ``state``.
+
+    ``fixed``: the same position with the rule met, where the action is legal
+    (it checks the explanation against the rule: that rule, and nothing else,
+    stood in the way).
+    """
+
+    state: State
+    action: int | str
+    player: int | None = None
+    fixed: State | None = None
+
+
+def message_ids(message: Message) -> set[str]:
+    """The ids of ``message`` and of every message nested in its parameters."""
+    ids = {message.id}
+    for value in message.params.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, Message):
+                ids |= message_ids(item)
+    return ids
+
+
+def check_refusal(case: Refusal, message_id: str) -> Message:
+    """The refusal of ``case`` names ``message_id`` (itself or nested), and ``case.fixed`` makes the move legal."""
+    why = refusal(case.state, case.action, case.player)
+    assert message_id in message_ids(why), f"expected {message_id}, got {why.id}: {why.text}"
+    if case.fixed is not None:
+        fixed = case.fixed
+        if isinstance(case.action, str):
+            action = fixed.action_from_text(case.action, case.player)  # raises unless legal
+        else:
+            action = case.action
+        assert fixed.why_illegal(action, case.player) is None, fixed.why_illegal(action, case.player)
+    return why

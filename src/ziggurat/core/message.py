@@ -41,28 +41,47 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 Lookup = Callable[[str], str]
 
 
-@dataclass(frozen=True, eq=True)
 class Message:
-    """One message: ``id`` (stable, dotted: ``"kuhnah.slot.support"``), ``params`` and the English ``text``.
+    """One message: ``id`` (stable, dotted: ``"kuhnah.support"``), ``params`` and the English ``text``.
 
     ``str(message)`` is the text. Make messages with a :class:`Catalog`, which
-    renders the text from the id's template, so text and id never disagree.
+    renders the text from the id's template, so text and id never disagree. The
+    text is rendered when first read: a message asked for its id alone (a front
+    end that translates) costs no formatting. Two messages are equal when their
+    ids and parameters are.
     """
 
-    id: str
-    params: Mapping[str, Any]
-    text: str
+    __slots__ = ("_text", "id", "params")
 
-    __hash__ = None  # type: ignore[assignment]  # params is a dict
+    def __init__(self, id: str, params: Mapping[str, Any], text: str | None = None):
+        self.id = id
+        self.params = params
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """The English text (rendered from the English template on first use)."""
+        if self._text is None:
+            self._text = render(self)
+        return self._text
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        return f"Message({self.id!r}, {dict(self.params)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return self.id == other.id and dict(self.params) == dict(other.params)
+
+    __hash__ = None  # type: ignore[assignment]  # params is a dict
 
     def to_json(self) -> dict[str, Any]:
         """``{"id", "params", "text"}``, nested messages as the same kind of object."""
@@ -101,24 +120,29 @@ def join_list(items: Sequence[str], conjunction: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
-class _Formatter(string.Formatter):
-    """``str.format`` with plural choices, lists and nested messages (see the module docstring)."""
+class _Count(int):
+    """A whole-number parameter that also takes the plural spec ``{n:cube|cubes}``."""
 
-    def __init__(self, lookup: Lookup, conjunction: str):
-        self.lookup = lookup
-        self.conjunction = conjunction
+    __slots__ = ()
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if "|" in format_spec:
-            one, _, other = format_spec.partition("|")
-            return one if value == 1 else other
-        if isinstance(value, Message):
-            return render(value, self.lookup, self.conjunction)
-        if isinstance(value, list | tuple):
-            return join_list([self.format_field(v, format_spec) for v in value], self.conjunction)
-        if value is None:
-            return ""
-        return super().format_field(value, format_spec)
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            one, _, other = spec.partition("|")
+            return one if self == 1 else other
+        return int.__format__(self, spec)
+
+
+def _prepare(value: Any, lookup: Lookup, conjunction: str) -> Any:
+    """A parameter as ``str.format`` takes it: nested messages rendered, lists joined, counts pluralisable."""
+    if isinstance(value, Message):
+        return render(value, lookup, conjunction)
+    if isinstance(value, list | tuple):
+        return join_list([str(_prepare(v, lookup, conjunction)) for v in value], conjunction)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _Count(value)
+    if value is None:
+        return ""
+    return value
 
 
 def render(message: Message, lookup: Lookup | None = None, conjunction: str = "and") -> str:
@@ -135,7 +159,15 @@ def format_template(
     template: str, params: Mapping[str, Any], lookup: Lookup | None = None, conjunction: str = "and"
 ) -> str:
     """``template`` filled with ``params`` (see the module docstring for the additions to ``str.format``)."""
-    return _Formatter(lookup if lookup is not None else english, conjunction).vformat(template, (), params)
+    get = lookup if lookup is not None else english
+    return template.format_map({k: _prepare(v, get, conjunction) for k, v in params.items()})
+
+
+def _fields(template: str) -> Iterator[str]:
+    """The names of the parameters a template uses."""
+    for _, name, _, _ in string.Formatter().parse(template):
+        if name:
+            yield name
 
 
 _CATALOGS: dict[str, Catalog] = {}
@@ -152,11 +184,16 @@ class Catalog:
     def __init__(self, prefix: str, templates: Mapping[str, str]):
         self.prefix = prefix
         self.templates = {f"{prefix}.{key}": template for key, template in templates.items()}
+        # the parameters each template needs, checked when a message is made (its text is rendered later)
+        self._needs = {mid: frozenset(_fields(t)) for mid, t in self.templates.items()}
         _CATALOGS[prefix] = self
 
     def __call__(self, key: str, /, **params: Any) -> Message:
         mid = f"{self.prefix}.{key}"
-        return Message(mid, params, format_template(self.templates[mid], params))
+        needs = self._needs[mid]
+        if not needs <= params.keys():
+            raise KeyError(f"{mid} needs the parameters {sorted(needs - params.keys())}")
+        return Message(mid, params)
 
     def __contains__(self, message_id: str) -> bool:
         return message_id in self.templates

@@ -485,18 +485,16 @@ class KuhNahState(State):
 
     def _why_not_wild(self, action: int, player: int) -> Message:
         g = self.game
-        if not g.jade_wild:
-            return M("wild_variant")
-        if self.phase != PLACE:
+        if self.phase != PLACE:  # (a game without the variant has no wild action ids)
             return M("wild_when")
         if self.wild_used[player]:
             return M("wild_used")
         if self.jade[player] == 0:
             return M("wild_no_jade")
         c, half = divmod(action - g.wild_base, 2)
-        if action - g.wild_base in self.wild_halves:
-            return M("wild_already_left" if half == LEFT else "wild_already_right", card=self._card_message(c))
-        return M("wild_not_yours", card=self._card_message(c))
+        if c != self.quarry[self.taken] and c not in self.cells[player].values():
+            return M("wild_not_yours", card=self._card_message(c))
+        return M("wild_already_left" if half == LEFT else "wild_already_right", card=self._card_message(c))
 
     def _card_message(self, card: int) -> Message:
         c = self.game.card(card)

@@ -263,13 +263,13 @@ class PyramixState(State):
         cobras = [LABELS[q] for q in FACES[action] if grid[q] == self.game.cobra]
         return M("cobra_touch", cube=cube, place=label, cobras=cobras, count=len(cobras))
 
-    def _cube_message(self, kind: int, article: str = "") -> Message:
-        """``the blue ankh`` (``a blue ankh`` with ``article="a_"``), ``the cobra``."""
+    def _cube_message(self, kind: int, name: str = "cube") -> Message:
+        """``the blue ankh`` / ``the cobra`` (``name="kind"``: ``blue ankh`` / ``cobra``)."""
         box = self.game.box
         colour = box.colour_of[kind]
         if colour < 0:
-            return M(article + "cobra")
-        return M(article + "cube", colour=box.colours[colour], icon=box.icons[box.icon_of[kind]])
+            return M("cobra" if name == "cube" else "kind_cobra")
+        return M(name, colour=box.colours[colour], icon=box.icons[box.icon_of[kind]])
 
     def sliding_line(self, place: int) -> list[int]:
         """The places of the cubes that slide down one step when the cube at ``place`` is taken (the cascade)."""
@@ -289,7 +289,7 @@ class PyramixState(State):
     def _describe(self, action: int, player: int, audience: int | None) -> Message:
         """What the legal ``action`` does (see :meth:`State.describe_action`): Pyramix hides nothing."""
         if player == CHANCE:
-            return M("stack", cube=self._cube_message(action, "a_"), place=LABELS[self.fill])
+            return M("stack", kind=self._cube_message(action, "kind"), place=LABELS[self.fill])
         cube = self._cube_message(self.grid[action])
         layer = LAYER[action] + 1
         line = self.sliding_line(action)
