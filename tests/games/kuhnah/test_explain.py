@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from tests.games.kuhnah.helpers import deck_file, game_with, position, taking
 from tests.helpers import Refusal, check_refusal
 from ziggurat.core import CHANCE, make_game
 from ziggurat.games.kuhnah.messages import REFUSALS
-from ziggurat.games.kuhnah.rules import BASE_LEFT, BASE_RIGHT, JADE_ON, SETUP_START, TAKE, KuhNahState
+from ziggurat.games.kuhnah.rules import BASE_LEFT, BASE_RIGHT, JADE_ON, PLACE, SETUP_START, TAKE, KuhNahState
 
 # the support cases: the 15a goes over two cards (row 2 pos 1), their halves set by a deck file
 SUPPORT = {"15a": ("bat", "monkey")}
@@ -202,3 +203,31 @@ def test_another_players_jade_is_hidden_until_the_end_unless_open() -> None:
     assert state.score_breakdown(None).players[0].total is None, "a spectator sees no jade count"
     shown = position(game_with(2, **{"open-jade": True}), quarry=["6a", "25b"], jade=[8, 5])
     assert [p.total for p in shown.score_breakdown(0).players] == [-8.0, -5.0]
+
+
+def test_every_support_explanation_is_true_of_the_cards() -> None:
+    """Over random games: a refused placement names a support that is not heavier and halves that differ."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        game = game_with(3, **({"jade-wild": True} if seed % 2 else {}))
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            if state.phase == PLACE:
+                card = game.card(state.quarry[state.taken])
+                for action in range(6, game.wild_base):
+                    why = state.why_illegal(action)
+                    if why is None or why.id not in ("kuhnah.support", "kuhnah.support_both"):
+                        continue
+                    keys = ["reason"] if why.id == "kuhnah.support" else ["left", "right"]
+                    reasons = [why.params[k] for k in keys]
+                    for reason in reasons:
+                        support = game.card(game.cards.index(reason.params["support"].params["id"]))
+                        assert support.value <= card.value
+                        assert (support.value == card.value) == reason.id.startswith("kuhnah.as_heavy")
+                        left = reason.id.endswith("_left")
+                        mine, theirs = (card.left, support.right) if left else (card.right, support.left)
+                        assert (reason.params["mine"], reason.params["theirs"]) == (mine, theirs) and mine != theirs
+            state.apply_action(rng.choice(state.legal_actions()))

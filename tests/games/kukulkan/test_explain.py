@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -188,3 +189,30 @@ def test_the_rulebook_scoring_example_term_by_term() -> None:
         ("kukulkan.score_marked", 11.0),
         ("kukulkan.score_base", 0.0),
     ]
+
+
+def test_every_write_and_mark_explanation_is_true_of_the_sheet() -> None:
+    """Over random games: the totals, values and dotted segments an explanation names are the sheet's."""
+    g = game(2)
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            for p in state.players_to_move():
+                values = state.values[p * g.B : (p + 1) * g.B]
+                for b in range(g.B):
+                    why = state.why_illegal(g.write0 + b, p)
+                    if why is not None and why.id.startswith("kukulkan.write_not_lower"):
+                        assert why.params["total"] == sum(values[x] for x in g.supports[b]) <= why.params["n"]
+                    if why is not None and why.id == "kukulkan.write_outline":
+                        dotted = [m.params["segment"] for m in why.params["missing"]]
+                        assert dotted and all(not state.drawn[p] >> s & 1 for s in dotted)
+                        assert set(dotted) == {s for s in g.sheet.outline[b] if not state.drawn[p] >> s & 1}
+                    why = state.why_illegal(g.mark0 + b, p)
+                    if why is not None and why.id == "kukulkan.mark_value":
+                        assert why.params["value"] == values[b] != why.params["n"] == state.p_val[p]
+            p = rng.choice(state.players_to_move())
+            state.apply_action(rng.choice(state.legal_actions(p)), p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from tests.games.lucent.helpers import KINDS, parse_slot, position
 from tests.helpers import Refusal, check_refusal
 from ziggurat.core import CHANCE, make_game
 from ziggurat.games.lucent.messages import REFUSALS
-from ziggurat.games.lucent.rules import NUM_SLOTS, LucentState
+from ziggurat.games.lucent.rules import NUM_SLOTS, SUPPORTS, LucentState
 
 RED, BLUE, YELLOW, WILD, GEO = (KINDS.index(k) for k in ("red", "blue", "yellow", "wildcard", "geomancer"))
 CENTRE = {"base 5": "red"}
@@ -162,3 +163,27 @@ def test_the_points_variant_term_by_term(tmp_path: Path) -> None:
     plain = position(tmp_path, [{}, {"blue": 1}], {"base 5": "red"}, to_move=1, last_placer=0, last_kind=["red", None])
     assert [[t.label.id for t in p.terms] for p in plain.score_breakdown(0).players] == [["lucent.score_last"], []]
     assert [n.id for n in plain.score_breakdown(0).notes] == ["lucent.note_winner"]
+
+
+def test_every_place_explanation_is_true_of_the_pyramid() -> None:
+    """Over random games: the cards said to be under a slot are there, and match neither the colour refused."""
+    for seed in range(15):
+        rng = random.Random(seed)
+        state = make_game("lucent", 2 + seed % 4, {"wildcards": bool(seed % 2)}).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+                continue
+            g = state.game
+            for action in range(g.num_actions):
+                why = state.why_illegal(action)
+                if why is None or why.id != "lucent.colour":
+                    continue
+                kind, slot = divmod(action, NUM_SLOTS)
+                a, b = SUPPORTS[slot]
+                under = [state.pyramid[a], state.pyramid[b]]
+                assert [why.params[side].params.get("kind") for side in ("left", "right")] == [
+                    g.kinds[k] for k in under
+                ]
+                assert kind not in under and all(k < g.wild for k in (kind, *under)), "wild cards go anywhere"
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from tests.games.pyramix.helpers import build, full, game, label, tray
 from tests.helpers import Refusal, check_refusal
 from ziggurat.core import CHANCE
-from ziggurat.games.pyramix.geometry import LABEL_INDEX
+from ziggurat.games.pyramix.geometry import FACES, LABEL_INDEX, LABELS, NUM_BASE, TRAY_NEIGHBOURS, UP
 from ziggurat.games.pyramix.messages import REFUSALS
 from ziggurat.games.pyramix.rules import PyramixState
 
@@ -106,6 +107,42 @@ def test_the_final_score_term_by_term_after_the_cobra_clearing_and_the_majoritie
 
 
 def _tray_neighbours(place: str) -> list[str]:
-    from ziggurat.games.pyramix.geometry import LABELS, TRAY_NEIGHBOURS
-
     return [LABELS[q] for q in TRAY_NEIGHBOURS[LABEL_INDEX[place]]]
+
+
+def test_the_conditions_are_told_in_the_rulebook_order() -> None:
+    """A covered cube next to a cobra is refused for its faces first (rule 1), then the tray (2), then cobras (3)."""
+    state = build(full(**{label(3, 1, 0): "co"}))
+    place = LABEL_INDEX[label(4, 1, 0)]  # covered by two cubes, one of them a cobra
+    assert state.near[place] == 1
+    why = state.why_illegal(place)
+    assert why is not None and why.id == "pyramix.covered_one"
+
+
+def test_every_explanation_is_true_of_the_position() -> None:
+    """Over random games: what a refusal says (faces, covering cubes, cobras, the tray) is what the pyramid shows."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = game(2).new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        while not state.is_terminal():
+            grid = state.grid
+            for place in range(56):
+                why = state.why_illegal(place)
+                if why is None:
+                    continue
+                covering = sorted(LABELS[u] for u in UP[3 * place : 3 * place + 3] if u >= 0 and grid[u] >= 0)
+                cobras = sorted(LABELS[q] for q in FACES[place] if grid[q] == state.game.cobra)
+                if why.id == "pyramix.empty":
+                    assert grid[place] < 0
+                    continue
+                assert grid[place] >= 0 and why.params["place"] == LABELS[place]
+                if why.id in ("pyramix.covered_one", "pyramix.covered_none"):
+                    assert sorted(why.params["covering"]) == covering and len(covering) >= 2
+                elif why.id == "pyramix.base_gap":
+                    assert place < NUM_BASE and not covering
+                else:
+                    assert why.id == "pyramix.cobra_touch" and len(covering) <= 1
+                    assert sorted(why.params["cobras"]) == cobras and grid[place] != state.game.cobra
+            state.apply_action(rng.choice(state.legal_actions()))
