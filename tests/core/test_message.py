@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import string
+from pathlib import Path
 
 import pytest
 
@@ -118,3 +120,14 @@ def test_the_core_refusals_carry_their_message() -> None:
     assert str(info.value) == "chance decides now, not a player: wait for it"
     plain = IllegalActionError("just words")
     assert plain.message is None and plain.message_id is None and plain.params == {}
+
+
+def test_each_games_page_lists_its_messages_with_their_templates() -> None:
+    """docs/games/<id>.md keeps the web engineer's and the translators' list true: every id, its English."""
+    root = Path(__file__).resolve().parents[2]
+    for gid in ("kuhnah", "pyramix", "lucent", "kukulkan", "nakum"):
+        page = (root / "docs" / "games" / f"{gid}.md").read_text(encoding="utf-8")
+        module = importlib.import_module(f"ziggurat.games.{gid}.messages")
+        for group in ("NAMES", "REFUSALS", "MOVES", "SCORING"):
+            for key, template in getattr(module, group).items():
+                assert f"- `{key}`: {template}\n" in page, f"docs/games/{gid}.md does not list {gid}.{key}"

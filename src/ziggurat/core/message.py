@@ -234,6 +234,5 @@ CORE = Catalog(
         "choice_hidden": "makes a choice (shown once everyone has chosen)",
         # score breakdowns
         "score": "score",
-        "score_hidden": "score (hidden until the end)",
     },
 )
