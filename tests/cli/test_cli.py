@@ -127,3 +127,19 @@ def test_player_count_follows_the_seats_when_not_given() -> None:
     assert result.exit_code == 0 and "4 players" in result.output
     result = runner.invoke(app, ["play", "kuhnah", "--players", "2", "--seats", "random", "--seed", "1"])
     assert result.exit_code == 2 and "lists 1 seats for 2 players" in result.output
+
+
+def test_a_refused_move_says_why_and_the_end_shows_every_score_term_by_term() -> None:
+    # K'uh Nah's first turn: placing before taking is refused with the rule; 'score' shows the standing
+    answers = ["base left", "score"] + ["1"] * 400
+    result = runner.invoke(
+        app,
+        ["play", "kuhnah", "--players", "2", "--seats", "human,random", "--seed", "3"],
+        input="\n".join(answers) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Not allowed: take a card from the Quarry first" in result.output
+    assert "Scores as they stand" in result.output and "jade held (secret until the end)" in result.output
+    # the log names the card moved, not the short action text
+    assert "Player 1 (human): puts a jade on the " in result.output
+    assert "Score breakdown" in result.output and "supports no card" in result.output

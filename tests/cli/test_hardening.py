@@ -36,8 +36,11 @@ def test_markup_typed_at_the_prompt_is_shown_as_typed_and_crashes_nothing() -> N
     assert "Final result" in result.output
 
 
-def _kukulkan_mid_round() -> tuple[GameRecord, list[str]]:
-    """A Kukulkán game stopped after player 1 made their whole choice of a round, player 2 not yet."""
+def _kukulkan_mid_round(described: bool = False) -> tuple[GameRecord, list[str]]:
+    """A Kukulkán game stopped after player 1 made their whole choice of a round, player 2 not yet.
+
+    Also the texts of that choice: the action texts, or (``described``) the log's descriptions.
+    """
     m = Match(make_game("kukulkan", 2), seed=4)
     m.run_bots(["random", "random"], max_steps=30)
     while m.state.players_to_move() != (0, 1):
@@ -45,7 +48,9 @@ def _kukulkan_mid_round() -> tuple[GameRecord, list[str]]:
     texts = []
     while 0 in m.state.players_to_move():
         action = m.state.legal_actions(0)[-1]
-        texts.append(m.state.action_to_text(action, 0))
+        texts.append(
+            m.state.describe_action(action, 0, audience=0).text if described else m.state.action_to_text(action, 0)
+        )
         m.apply(action, 0)
     return GameRecord.from_json(m.record(["human", "human"]).dumps()), texts
 
@@ -58,7 +63,7 @@ def _replay_text(record: GameRecord, player: int | None) -> str:
 
 @pytest.mark.parametrize("audience", [1, None])
 def test_replay_never_shows_an_unrevealed_choice(audience: int | None) -> None:
-    record, hidden = _kukulkan_mid_round()
+    record, hidden = _kukulkan_mid_round(described=True)
     text = _replay_text(record, audience)
     assert "Player 1 (human) is ready" in text
     for line in text.splitlines():

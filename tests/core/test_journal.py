@@ -97,3 +97,22 @@ def test_a_private_choice_taken_back_is_never_shown() -> None:
 )
 def test_entries_read_as_sentences(entry: Entry, line: str) -> None:
     assert entry.describe(["Ana", "Bea"]) == line
+
+
+def test_moves_carry_their_description_revealed_with_the_move() -> None:
+    """Replays and exports log what moved; another seat gets a choice's description only once it is revealed."""
+    m, j, _ = kukulkan_round(4)
+    described = []
+    while 0 in m.state.players_to_move():
+        a = m.state.legal_actions(0)[0]
+        described.append(m.state.describe_action(a, 0, audience=0))
+        j.play(m.state, a, 0)
+    assert [e.message for e in j.entries(0) if e.kind == "move"] == described
+    assert [(e.kind, e.message) for e in j.entries(1)] == [("ready", None)], "seat 2 sees only that seat 1 is ready"
+    while 1 in m.state.players_to_move():
+        j.play(m.state, m.state.legal_actions(1)[0], 1)
+    shown = [e for e in j.entries(1) if e.kind == "move" and e.seat == 0]
+    assert [e.message for e in shown] == described
+    assert shown[0].describe(["Ana", "Bo"]) == f"Ana: {described[0].text}"
+    assert shown[0].to_json()["message"] == described[0].to_json()
+    assert "message" not in Entry("ready", 0).to_json()

@@ -2,7 +2,11 @@
 
 Everything a human is shown is drawn from ``state.view(player)``; chance
 outcomes are never printed (they may be hidden: a card removed unseen), and the
-choices made at a simultaneous node are printed only once all are in. Text that
+choices made at a simultaneous node are printed only once all are in. The log
+names what moved (``State.describe_action``), a refused move says why
+(``State.why_illegal``, through the error it raises), and the end shows each
+player's score term by term (``State.score_breakdown``); ``score`` at the prompt
+shows the standing as the player to move sees it. Text that
 comes from a user, a file or a record is never read as terminal markup: the
 consoles here print with ``markup=False``.
 
@@ -28,6 +32,7 @@ from rich.text import Text
 from ziggurat.core import SIMULTANEOUS, GameRecord, Match, ZigguratError, get_game
 from ziggurat.core.export import audience_steps, record_moments
 from ziggurat.core.game import Game, State
+from ziggurat.core.outcome import ScoreBreakdown
 
 ALT_SCREEN_ON = "\x1b[?1049h"
 ALT_SCREEN_OFF = "\x1b[?1049l"
@@ -164,10 +169,14 @@ class PlaySession:
                 self.draw(None)
 
     def _move(self, p: int) -> str:
-        """``p`` decides and the action is applied; return the line telling what they did."""
+        """``p`` decides and the action is applied; return the line telling what they did.
+
+        The line names what moved as ``p`` saw it; a choice of a simultaneous
+        round is printed only once the round is revealed (``_play`` holds it).
+        """
         state = self.match.state
         action = self.match.decide(self.bots[p], p) if p in self.bots else self.ask(p)
-        line = f"{self.label(p)}: {state.action_to_text(action, p)}"
+        line = f"{self.label(p)}: {state.describe_action(action, p, audience=p)}"
         state.apply_action(action, p)
         return line
 
@@ -185,6 +194,7 @@ class PlaySession:
             score = outcome.scores[p]
             table.add_row(Text(self.label(p)), f"{score:g}", str(outcome.ranks[p]))
         self.console.print(table)
+        self.console.print(breakdown_table(self.match.state.score_breakdown(None), self.label))
         winners = " and ".join(self.label(p) for p in outcome.winners)
         self.say(f"Winner: {winners}" if len(outcome.winners) == 1 else f"Shared win: {winners}")
 
@@ -221,10 +231,19 @@ class PlaySession:
                 raise QuitGame
             if raw in ("?", "help"):
                 self.say(
-                    "Type the number in front of an action, or the action text itself. "
+                    "Type the number in front of an action, or the action text itself (a move that is "
+                    "not allowed says why). 'score' shows how the scores stand. "
                     "'q' stops the game (with --save the record keeps what was played; "
                     "ziggurat play --resume FILE goes on)."
                 )
+                continue
+            if raw.lower() == "score":
+                try:
+                    standing = state.score_breakdown(player)
+                except ZigguratError as exc:
+                    self.say(str(exc), "red")
+                else:
+                    self.console.print(breakdown_table(standing, self.label))
                 continue
             if raw.isascii() and raw.isdigit():
                 index = int(raw)
@@ -235,7 +254,26 @@ class PlaySession:
             try:
                 return state.action_from_text(raw, player)
             except ZigguratError as exc:
-                self.say(str(exc), "red")
+                self.say(f"Not allowed: {exc}" if getattr(exc, "message", None) is not None else str(exc), "red")
+
+
+def breakdown_table(breakdown: ScoreBreakdown, label: Callable[[int], str]) -> Table:
+    """Every player's score term by term (``label(p)`` names a seat), the notes under it."""
+    title = "Score breakdown" if breakdown.final else "Scores as they stand (if the game ended now)"
+    table = Table(title=title, show_lines=False)
+    table.add_column("seat")
+    table.add_column("term")
+    table.add_column("points", justify="right")
+    for ps in breakdown.players:
+        for i, term in enumerate(ps.terms):
+            points = "?" if term.points is None else f"{term.points:g}"
+            table.add_row(Text(label(ps.player) if i == 0 else ""), Text(term.label.text), points)
+        total = "?" if ps.total is None else f"{ps.total:g}"
+        table.add_row(Text(label(ps.player) if not ps.terms else ""), Text("total", style="bold"), total,
+                      end_section=True)  # fmt: skip
+    if breakdown.notes:
+        table.caption = Text("\n".join(n.text for n in breakdown.notes))
+    return table
 
 
 def replay_record(record: GameRecord, console: Console, player: int | None = None, pause: bool | None = None) -> State:
@@ -280,4 +318,5 @@ def replay_record(record: GameRecord, console: Console, player: int | None = Non
                 )
             )
         )
+        console.print(breakdown_table(final.score_breakdown(player), labels.__getitem__))
     return final

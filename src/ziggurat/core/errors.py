@@ -8,6 +8,10 @@ have been right.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ziggurat.core.message import Message
+
 
 class ZigguratError(Exception):
     """Base class of every error raised by Ziggurat on bad input."""
@@ -41,7 +45,27 @@ class OptionError(ConfigError):
 
 
 class ActionError(ZigguratError, ValueError):
-    """Base class of errors about an action."""
+    """Base class of errors about an action.
+
+    Made from a plain text or from a :class:`~ziggurat.core.message.Message`;
+    ``message`` keeps the message (``None`` for a plain text), so a front end
+    can show the reason in its own language from ``message.id`` and
+    ``message.params``. ``str(error)`` is the English text either way.
+    """
+
+    def __init__(self, reason: str | Message):
+        self.message: Message | None = reason if isinstance(reason, Message) else None
+        super().__init__(str(reason))
+
+    @property
+    def message_id(self) -> str | None:
+        """The message id of the reason, if it was given as a message."""
+        return self.message.id if self.message is not None else None
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters of the reason (empty for a plain text)."""
+        return dict(self.message.params) if self.message is not None else {}
 
 
 class ParseActionError(ActionError):

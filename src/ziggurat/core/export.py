@@ -76,8 +76,9 @@ def record_moments(record: GameRecord, start: str = "") -> Iterator[tuple[bool, 
         simultaneous = state.current_player() == SIMULTANEOUS
         waiting = state.players_to_move()
         text = state.action_to_text(action, actor)
+        message = state.describe_action(action, actor, audience=actor)
         state.apply_action(action, actor)
-        journal.record(actor, text, simultaneous, waiting, state)
+        journal.record(actor, text, simultaneous, waiting, state, message)
         if state.is_terminal():
             outcome = state.outcome()
             journal.add(Entry("end", None, "Game over: " + scores_line(outcome.scores, outcome.ranks)))

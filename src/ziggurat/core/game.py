@@ -41,7 +41,8 @@ from ziggurat.core.errors import (
     RecordError,
     ZigguratError,
 )
-from ziggurat.core.outcome import Outcome, ranks_from_keys, returns_from_ranks
+from ziggurat.core.message import CORE, Message
+from ziggurat.core.outcome import Outcome, PlayerScore, ScoreBreakdown, ScoreTerm, ranks_from_keys, returns_from_ranks
 from ziggurat.core.spec import GameSpec, OptionValue
 
 CHANCE = -1
@@ -244,9 +245,38 @@ class State(ABC):
         sign = -1.0 if self.game.spec.lower_score_wins else 1.0
         return [(sign * s,) for s in self._scores()]
 
-    def _explain_illegal(self, action: int, player: int) -> str:
-        """Why a well-formed action is not legal now (a game can say more)."""
-        return f"{self._action_text_safe(action, player)!r} is not legal now"
+    def _why_illegal(self, action: int, player: int) -> Message:
+        """Hook: why ``action``, in the action space but not legal for ``player`` now, is refused.
+
+        Called only for an action that is not legal, with ``player`` the one who
+        acts here (a player to move, or CHANCE at a chance node); the message
+        speaks to that player in the rulebook's words. The default says only
+        that it is not legal; every built-in game names the rule.
+        """
+        if player == CHANCE:
+            return CORE("chance_impossible", outcome=action)
+        return CORE("not_legal", action=self._action_text_safe(action, player))
+
+    def _describe(self, action: int, player: int, audience: int | None) -> Message:
+        """Hook: what the legal ``action`` of ``player`` (CHANCE for chance) does, as ``audience`` may see it.
+
+        Called on the position before the action. A move's description is a
+        clause without its subject (the front end names the player: "Player 2:
+        takes the 17 ..."); a chance outcome's is a whole clause. The default is
+        the action's short text.
+        """
+        return CORE("action", action=self._action_text_safe(action, player))
+
+    def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
+        """Hook: every player's score term by term, as ``audience`` may see it (see :meth:`score_breakdown`).
+
+        The default has one term, the score, and only once the game is over.
+        """
+        if not self.is_terminal():
+            raise NotOverError(f"{self.game.spec.name} gives its score breakdown only once the game is over")
+        return ScoreBreakdown(
+            True, tuple(PlayerScore.of(p, [ScoreTerm(CORE("score"), s)]) for p, s in enumerate(self._scores()))
+        )
 
     def resample(self, player: int, rng: random.Random) -> State:
         """A full state consistent with ``player``'s view, hidden parts redrawn (a determinisation).
@@ -337,26 +367,114 @@ class State(ABC):
         return outcomes[-1][0]
 
     def _actor(self, player: int | None) -> int:
+        """Who acts when ``player`` (None: whoever is to move) gives an action now; else the error saying why not."""
+        who = self._who_acts(player)
+        if isinstance(who, Message):
+            raise (GameOverError if who.id == "core.game_over" else IllegalActionError)(who)
+        return who
+
+    def _who_acts(self, player: int | None) -> int | Message:
+        """:meth:`_actor`'s answer: the one who acts, or why ``player`` may not act at all now."""
         cur = self.current
         if cur == TERMINAL:
-            raise GameOverError("the game is over; no more actions")
+            return CORE("game_over")
         if cur >= 0:
             if player is not None and player != cur:
-                raise IllegalActionError(f"it is player {cur + 1}'s turn, not player {player + 1}'s")
+                return CORE("not_your_turn", current=cur + 1, player=player + 1, seat=player, current_seat=cur)
             return cur
         if cur == CHANCE:
             if player not in (None, CHANCE):
-                raise IllegalActionError(f"chance decides now, not player {player + 1}")  # type: ignore[operator]
+                return CORE("chance_decides")
             return CHANCE
         to_move = self.players_to_move()
         if player is None:
-            raise IllegalActionError(
-                "players choose at the same time here: say which player acts "
-                f"(waiting for {', '.join(str(p + 1) for p in to_move)})"
-            )
+            return CORE("say_who", waiting=[p + 1 for p in to_move])
         if player not in to_move:
-            raise IllegalActionError(f"player {player + 1} has already chosen or is not playing this round")
+            return CORE("already_chosen", player=player + 1, seat=player)
         return player
+
+    # -------------------------------------------------- explaining to people
+    def why_illegal(self, action: int, player: int | None = None) -> Message | None:
+        """Why ``action`` is not a legal move of ``player`` now, in the rulebook's words; ``None`` if it is legal.
+
+        Any id of the action space may be asked about, at any position: a move
+        that breaks a rule ("the 24 is heavier and its halves don't match: monkey
+        against bat"), a player who is not to move, a finished game, a chance
+        node. ``player`` defaults to the one to move; ``CHANCE`` asks about a
+        chance outcome. The message is the one :meth:`apply_action` raises
+        (``IllegalActionError.message``) and speaks to ``player``: it may name
+        what only they see (their hand), so show it to them alone. Explanations
+        are built only when asked: the checked path of :meth:`apply_action`
+        never builds one for a legal action.
+
+        Raises ParseActionError for an id outside the action space.
+
+        >>> from ziggurat.core.registry import make_game
+        >>> state = make_game("pyramix", 2).new_initial_state()
+        >>> state.why_illegal(0, 0).id
+        'core.chance_decides'
+        """
+        if type(action) is not int:
+            action = self._as_id(action)
+        if player is not None and type(player) is not int:
+            player = self._as_player(player)
+        cur = self.current
+        if player == CHANCE or (player is None and cur == CHANCE):
+            self._check_range(action, CHANCE)
+            if cur != CHANCE:
+                return CORE("game_over") if cur == TERMINAL else CORE("not_chance")
+            return None if self._chance_legal(action) else self._why_illegal(action, CHANCE)
+        self._check_range(action, 0)
+        who = self._who_acts(player)
+        if isinstance(who, Message):
+            return who
+        if action in self.legal_actions(who):
+            return None
+        return self._why_illegal(action, who)
+
+    def _check_range(self, action: int, actor: int) -> None:
+        limit = self._limit(actor)
+        if not 0 <= action < limit:
+            raise ParseActionError(f"{action!r} is not an action id of {self.game.spec.name} (ids 0..{limit - 1})")
+
+    def describe_action(self, action: int, player: int | None = None, *, audience: int | None = None) -> Message:
+        """What the legal ``action`` of ``player`` does, named as ``audience`` may see it (None: a spectator).
+
+        Ask on the position *before* the action (as for :meth:`action_to_text`).
+        A move reads as a clause without its subject, naming what moved ("takes
+        the 17 (monkey|bat) with 3 jade"); a chance outcome (``player=CHANCE``)
+        as a whole clause ("the die shows 4"). Only what ``audience`` may see now
+        is named: another player's choice in a simultaneous round reads "makes a
+        choice" until the round is revealed (a log that reveals it later, like
+        :class:`~ziggurat.core.journal.Journal`, keeps the description the actor
+        was given), a card dealt to a hand is named to its owner only. The short
+        action text (:meth:`action_to_text`) stays the one for parsing and records.
+
+        Raises ParseActionError / IllegalActionError (with the reason) when the
+        action is not legal here.
+        """
+        reason = self.why_illegal(action, player)
+        if reason is not None:
+            raise (GameOverError if reason.id == "core.game_over" else IllegalActionError)(reason)
+        action = int(action)
+        cur = self.current
+        if cur == CHANCE:
+            return self._describe(action, CHANCE, audience)
+        actor = cur if cur >= 0 else int(player)  # type: ignore[arg-type]  # why_illegal needs it at a simultaneous node
+        if cur == SIMULTANEOUS and audience != actor:
+            return CORE("choice_hidden", player=actor + 1, seat=actor)
+        return self._describe(action, actor, audience)
+
+    def score_breakdown(self, audience: int | None = None) -> ScoreBreakdown:
+        """Every player's score split into the game's own scoring terms, as ``audience`` (None: a spectator) sees it.
+
+        Once the game is over (``final``) the totals are :meth:`scores`. Before,
+        the built-in games give the standing now, as they would score it if the
+        game ended here, from what ``audience`` may see: a term hidden from it
+        (another player's secret jade) has ``points=None`` and that player's
+        total is ``None``. Every term has a message label (id, params, English).
+        """
+        return self._score_breakdown(audience)
 
     def apply_action(self, action: int, player: int | None = None) -> None:
         """Check and apply one action (see the module docstring).
@@ -468,10 +586,14 @@ class State(ABC):
         self._legal = None
 
     def _reject(self, action: object, actor: int) -> None:
+        """Raise the error refusing ``action`` of ``actor``: ParseActionError, or IllegalActionError with the reason."""
         limit = self.game.max_chance_outcomes if actor == CHANCE else self.game.num_actions
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < limit:
             raise ParseActionError(f"{action!r} is not an action id of {self.game.spec.name} (ids 0..{limit - 1})")
-        raise IllegalActionError(self._explain_illegal(action, actor))
+        reason = self.why_illegal(action, actor)
+        if reason is None:  # asked about a legal action: refused all the same, as the caller wants
+            reason = CORE("not_legal", action=self._action_text_safe(action, actor))
+        raise (GameOverError if reason.id == "core.game_over" else IllegalActionError)(reason)
 
     def action_to_text(self, action: int, player: int | None = None) -> str:
         """Readable text of ``action`` for ``player`` (default: the one to move)."""
@@ -521,7 +643,7 @@ class State(ABC):
         if type(action) is not int or not 0 <= action < self._limit(actor):
             raise ParseActionError(f"{shown!r} is not an action of {self.game.spec.name}")
         if action not in self.legal_actions(actor):
-            raise IllegalActionError(self._explain_illegal(action, actor))
+            self._reject(action, actor)
         return action
 
     def _limit(self, actor: int) -> int:

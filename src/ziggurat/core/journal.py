@@ -33,6 +33,7 @@ from collections.abc import Collection, Iterable
 from typing import Any, NamedTuple
 
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, State
+from ziggurat.core.message import Message
 
 Audience = int | None
 
@@ -49,18 +50,24 @@ class Entry(NamedTuple):
     out of time), ``left`` and ``replaced`` (a bot, named by ``text``, plays the
     seat from now on). ``private``: seen only by
     ``seat`` so far (a choice of a simultaneous round not yet revealed).
+    ``message``: for a move, its readable description
+    (:meth:`State.describe_action`, naming what moved), when the log was given
+    one; ``text`` stays the short action text.
     """
 
     kind: str
     seat: int | None = None
     text: str = ""
     private: bool = False
+    message: Message | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready form (``private`` only when true)."""
+        """JSON-ready form (``private`` only when true, ``message`` only when there is one)."""
         out: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "text": self.text}
         if self.private:
             out["private"] = True
+        if self.message is not None:
+            out["message"] = self.message.to_json()
         return out
 
     def describe(self, names: Collection[str] | None = None) -> str:
@@ -70,7 +77,7 @@ class Entry(NamedTuple):
         if self.seat is not None:
             who = seats[self.seat] if self.seat < len(seats) else f"Player {self.seat + 1}"
         if self.kind == "move":
-            return f"{who}: {self.text}"
+            return f"{who}: {self.message.text if self.message is not None else self.text}"
         if self.kind == "ready":
             return f"{who} is ready"
         if self.kind == "choosing":
@@ -115,20 +122,31 @@ class Journal:
         for a in self.audiences() if audiences is None else audiences:
             self._logs[a].append(entry)
 
-    def record(self, actor: int, text: str, simultaneous: bool, waiting: Collection[int], after: State) -> None:
+    def record(
+        self,
+        actor: int,
+        text: str,
+        simultaneous: bool,
+        waiting: Collection[int],
+        after: State,
+        message: Message | None = None,
+    ) -> None:
         """Log ``actor``'s action ``text``.
 
         ``simultaneous`` and ``waiting`` (the players to move) describe the node
         the action was taken at; ``after`` is the state right after it, before
-        any chance that follows.
+        any chance that follows. ``message``: the action's description as the
+        actor was given it (``describe_action(action, actor, audience=actor)``);
+        the others see it when they see the move (a simultaneous choice once the
+        round is revealed).
         """
         if actor == CHANCE:
             return
         if not simultaneous:
-            self.add(Entry("move", actor, text))
+            self.add(Entry("move", actor, text, message=message))
             return
-        self.add(Entry("move", actor, text, private=True), [actor])
-        self._held.append(Entry("move", actor, text))
+        self.add(Entry("move", actor, text, private=True, message=message), [actor])
+        self._held.append(Entry("move", actor, text, message=message))
         still = after.players_to_move() if after.current_player() == SIMULTANEOUS else None
         if still is None or not set(still) <= set(waiting):
             self._reveal()
@@ -164,5 +182,6 @@ class Journal:
         simultaneous = state.current_player() == SIMULTANEOUS
         waiting = state.players_to_move()
         text = state.action_to_text(action, actor)
+        message = state.describe_action(action, actor, audience=actor) if actor != CHANCE else None
         state.apply_action(action, None if actor == CHANCE else actor)
-        self.record(actor, text, simultaneous, waiting, state)
+        self.record(actor, text, simultaneous, waiting, state, message)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+from ziggurat.core.message import Message
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,66 @@ class Outcome:
     def to_json(self) -> dict[str, object]:
         """JSON-ready form."""
         return {"scores": list(self.scores), "ranks": list(self.ranks), "winners": list(self.winners)}
+
+
+@dataclass(frozen=True)
+class ScoreTerm:
+    """One term of a player's score: what it is (``label``) and its ``points``.
+
+    ``points`` is ``None`` for a term the audience may not see yet (K'uh Nah's
+    secret jade); a term may be worth 0 and still say something (Kukulkán's base
+    bonus gives no points, only a permanent help).
+    """
+
+    label: Message
+    points: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"label": self.label.to_json(), "points": self.points}
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """A player's score split into the game's own scoring terms; ``total`` is their sum (``None`` if one is hidden)."""
+
+    player: int
+    terms: tuple[ScoreTerm, ...]
+    total: float | None
+
+    @classmethod
+    def of(cls, player: int, terms: Sequence[ScoreTerm]) -> PlayerScore:
+        """The score of ``terms``: their sum, or ``None`` when a term is hidden."""
+        points = [t.points for t in terms]
+        total = None if any(p is None for p in points) else float(sum(p for p in points if p is not None))
+        return cls(player, tuple(terms), total)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"player": self.player, "terms": [t.to_json() for t in self.terms], "total": self.total}
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """Every player's score, term by term, as one audience may see it (:meth:`State.score_breakdown`).
+
+    ``final``: the game is over and these are the final scores (the totals are
+    ``State.scores()``); otherwise the standing now, as the game would score it
+    if it ended here. ``notes`` say what applies to everyone (Pyramix's cobra
+    clearing, a colour nobody collects).
+    """
+
+    final: bool
+    players: tuple[PlayerScore, ...]
+    notes: tuple[Message, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "final": self.final,
+            "players": [p.to_json() for p in self.players],
+            "notes": [n.to_json() for n in self.notes],
+        }
 
 
 def scores_line(scores: Sequence[float], ranks: Sequence[int]) -> str:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.games.kuhnah.helpers import deck_file, game_with, position, taking
+from tests.helpers import refusal
 from ziggurat.core import (
     CHANCE,
     ConfigError,
@@ -306,8 +307,10 @@ def test_upper_slot_needs_both_supports() -> None:
     assert [state.action_to_text(a) for a in state.legal_actions()] == ["base left", "base right"]
     with pytest.raises(ParseActionError, match="row 1 is the base"):
         state.apply_text("row 1 pos 2")
-    with pytest.raises(IllegalActionError, match="needs two cards under it"):
-        state.apply_text("row 2 pos 1")
+    why = refusal(state, "row 2 pos 1")
+    assert why.id == "kuhnah.slot_unsupported"
+    assert [m.params for m in why.params["missing"]] == [{"row": 1, "pos": 2}]
+    assert why.text == "row 2 pos 1 needs two cards side by side under it: row 1 pos 2 is empty"
 
 
 def test_higher_rows_may_have_gaps() -> None:
@@ -339,8 +342,17 @@ def test_rulebook_15_over_22_and_11_legal_when_the_right_half_matches(tmp_path: 
 def test_rulebook_15_over_22_and_11_illegal_without_the_match(tmp_path: Path) -> None:
     state = _support_case(tmp_path, new=("bat", "monkey"), left=("quetzal", "serpent"), right=("serpent", "bat"))
     assert "row 2 pos 1" not in [t for _, t in state.legal_action_texts()]
-    with pytest.raises(IllegalActionError, match="11a under its right half is lighter than it"):
-        state.apply_text("row 2 pos 1")
+    why = refusal(state, "row 2 pos 1")
+    # the 22 on the left is heavier: only the 11 on the right is named, and the halves that differ
+    assert why.id == "kuhnah.support"
+    reason = why.params["reason"]
+    assert reason.id == "kuhnah.heavier_right"
+    assert reason.params["support"].params["id"] == "11a"
+    assert (reason.params["mine"], reason.params["theirs"]) == ("monkey", "serpent")
+    assert why.text == (
+        "the 15 (bat|monkey) can't go at row 2 pos 1: it is heavier than the 11 (serpent|bat) under its right half, "
+        "and their halves don't match: monkey against serpent"
+    )
 
 
 def test_support_rule_checks_each_support_separately(tmp_path: Path) -> None:
@@ -373,16 +385,20 @@ def test_rulebook_heavier_card_on_top_without_matching_both_symbols_is_illegal(t
     deck = deck_file(tmp_path, {"15a": ("quetzal", "bat"), "7a": ("monkey", "quetzal"), "9a": ("serpent", "monkey")})
     game = game_with(2, deck=str(deck))
     state = taking(position(game, quarry=["15a", "25b"], pyramids={0: {(1, 1): "7a", (1, 2): "9a"}}), 0)
-    with pytest.raises(IllegalActionError, match="9a under its right half is lighter"):
-        state.apply_text("row 2 pos 1")
+    why = refusal(state, "row 2 pos 1")
+    # the left halves match (quetzal against quetzal): only the right support is wrong
+    assert why.id == "kuhnah.support"
+    assert why.params["reason"].id == "kuhnah.heavier_right"
+    assert why.params["reason"].params["support"].params["id"] == "9a"
 
 
 def test_equal_values_need_a_match(tmp_path: Path) -> None:
     deck = deck_file(tmp_path, {"15a": ("bat", "monkey"), "15b": ("serpent", "quetzal"), "30a": ("bat", "bat")})
     game = game_with(2, deck=str(deck))
     state = taking(position(game, quarry=["15a", "25b"], pyramids={0: {(1, 1): "30a", (1, 2): "15b"}}), 0)
-    with pytest.raises(IllegalActionError, match="15b under its right half is as heavy as it"):
-        state.apply_text("row 2 pos 1")
+    why = refusal(state, "row 2 pos 1")
+    assert why.params["reason"].id == "kuhnah.as_heavy_right"
+    assert why.params["reason"].params["support"].params["id"] == "15b"
     deck = deck_file(tmp_path, {"15a": ("bat", "serpent"), "15b": ("serpent", "quetzal")}, "d2.toml")
     game = game_with(2, deck=str(deck))
     state = taking(position(game, quarry=["15a", "25b"], pyramids={0: {(1, 1): "30a", (1, 2): "15b"}}), 0)
@@ -402,8 +418,8 @@ def test_placed_cards_never_move_and_slots_fill_once() -> None:
     pyr = {(1, 1): "30a", (1, 2): "30b", (2, 1): "20a"}
     state = position(game_with(2), quarry=["6a", "25b"], pyramids={0: pyr})
     taking(state, 0)
-    with pytest.raises(IllegalActionError, match="taken already"):
-        state.apply_text("row 2 pos 1")
+    why = refusal(state, "row 2 pos 1")
+    assert why.id == "kuhnah.slot_taken" and why.params["card"].params["id"] == "20a"
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -655,8 +671,8 @@ def test_lighter_left_support_matches_by_symbol_or_jaguar(
     if "jaguar" in new + light_left:
         game = game_with(2, deck=str(deck), **{"jade-wild": True})
         state = taking(position(game, quarry=["15a", "25b"], pyramids={0: {(1, 1): "11a", (1, 2): "22a"}}), 0)
-        with pytest.raises(IllegalActionError, match="under its left half is lighter"):
-            state.apply_text("row 2 pos 1")
+        why = refusal(state, "row 2 pos 1")
+        assert why.params["reason"].id == "kuhnah.heavier_left"
 
 
 def test_a_determinisation_does_not_carry_the_true_removed_cards() -> None:

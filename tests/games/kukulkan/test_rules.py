@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.helpers import refusal
 from ziggurat.core import CHANCE, SIMULTANEOUS, TERMINAL
 from ziggurat.core.errors import IllegalActionError, ParseActionError
 
@@ -140,15 +141,17 @@ def test_write_needs_a_blank_block_with_a_closed_outline_and_numbered_supports()
     assert "write b7" in texts(st)  # 5 < 6, the single support
     st = position(die=6, sheets=[{"drawn": outlines(g, 7)}], g=g)
     assert "write b7" not in texts(st)
-    with pytest.raises(IllegalActionError, match="6 is not lower than its support, 6"):
-        st.apply_text("write b7", 0)
+    why = refusal(st, g.write0 + 7, 0)
+    assert why.id == "kukulkan.write_not_lower_one" and why.text == "6 is not lower than its support's 6"
     open_outline = outlines(g, 7)[1:]
     st = position(die=3, sheets=[{"drawn": open_outline}], g=g)
-    with pytest.raises(IllegalActionError, match="outline is not closed"):
-        st.apply_text("write b7", 0)
+    why = refusal(st, g.write0 + 7, 0)
+    assert why.id == "kukulkan.write_outline"
+    assert [m.params["segment"] for m in why.params["missing"]] == [outlines(g, 7)[0]]
     st = position(die=3, sheets=[{"drawn": outlines(g, 11)}], g=g)
-    with pytest.raises(IllegalActionError, match="blank block"):
-        st.apply_text("write b11", 0)
+    why = refusal(st, g.write0 + 11, 0)
+    assert why.id == "kukulkan.write_supports"
+    assert [m.params["block"] for m in why.params["blank"]] == list(g.supports[11])
 
 
 def test_write_over_two_supports_compares_with_their_sum() -> None:
@@ -249,8 +252,8 @@ def test_a_one_use_help_is_gone_after_use() -> None:
     g = game()
     st = position(die=6, sheets=[{"drawn": outlines(g, 1), "helps_used": ["plus-one"]}], g=g)
     assert not any(t.startswith("help plus-one") for t in texts(st))
-    with pytest.raises(IllegalActionError, match="already used the plus/minus one"):
-        st.apply_text("help plus-one 5", 0)
+    why = refusal(st, g.plus0 + 5 - 1, 0)
+    assert why.id == "kukulkan.help_used" and why.params["help"].id == "kukulkan.help_plus"
 
 
 def test_super_six_and_same_value_are_once_per_game() -> None:
@@ -258,14 +261,14 @@ def test_super_six_and_same_value_are_once_per_game() -> None:
     g = game()
     st = position(die=6, sheets=[{"drawn": outlines(g, 1), "helps_used": ["super-six"]}], g=g)
     assert "mark b1" not in texts(st) and not any(t.startswith("help super-six") for t in texts(st))
-    with pytest.raises(IllegalActionError, match="already used the super-six"):
-        st.apply_text("help super-six 5", 0)
+    why = refusal(st, g.super0 + 5 - 1, 0)
+    assert why.id == "kukulkan.help_used" and why.params["help"].id == "kukulkan.help_super"
     st = position(die=6, sheets=[{"drawn": outlines(g, 7)}], g=g)
     assert "help same-value" in texts(st)  # b7's support is the base 6
     st = position(die=6, sheets=[{"drawn": outlines(g, 7), "helps_used": ["same-value"]}], g=g)
     assert "help same-value" not in texts(st)
-    with pytest.raises(IllegalActionError, match="already used the same-value"):
-        st.apply_text("help same-value", 0)
+    why = refusal(st, g.same_id, 0)
+    assert why.id == "kukulkan.help_used" and why.params["help"].id == "kukulkan.help_same"
 
 
 def test_super_six_only_on_a_rolled_six() -> None:
@@ -315,8 +318,8 @@ def test_one_help_per_round_never_combined() -> None:
     st = position(die=6, sheets=[{"drawn": outlines(g, 7, 1)}], g=g)
     do(st, 0, "help plus-one 5")
     assert not any(t.startswith("help") for t in texts(st))
-    with pytest.raises(IllegalActionError, match="already chose a help"):
-        st.apply_text("help super-six 4", 0)
+    why = refusal(st, g.super0 + 4 - 1, 0)
+    assert why.id == "kukulkan.help_chosen" and why.params["help"].id == "kukulkan.help_plus"
 
 
 def test_permanent_plus_minus_counts_as_the_round_help_and_is_never_used_up() -> None:

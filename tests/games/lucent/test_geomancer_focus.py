@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import refusal
 from ziggurat.core import CHANCE, ConfigError, IllegalActionError, Match, RecordError, make_game
 from ziggurat.games.lucent.rules import FOCUS, NUM_SLOTS, LucentGame, LucentState
 
@@ -112,8 +113,9 @@ def test_the_geomancer_focus_supports_any_colour(tmp_path: Path) -> None:
     assert yellow * NUM_SLOTS + parse_slot("row 1 slot 5") in legal, "yellow on Geomancer + blue"
     # the same place over a coloured focus refuses the yellow gem (the rule is the Geomancer's, not the slot's)
     plain = position(tmp_path, hands, {**pyramid, "base 5": "green"})
-    with pytest.raises(IllegalActionError, match="needs a yellow support"):
-        plain.apply_action(yellow * NUM_SLOTS + parse_slot("row 1 slot 4"), 0)
+    why = refusal(plain, yellow * NUM_SLOTS + parse_slot("row 1 slot 4"), 0)
+    assert why.id == "lucent.colour"
+    assert [why.params[side].params["kind"] for side in ("left", "right")] == ["red", "green"]
     state.apply_action(yellow * NUM_SLOTS + parse_slot("row 1 slot 4"), 0)
     assert state.view(None)["pyramid"][1][3] == "yellow"
 

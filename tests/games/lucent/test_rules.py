@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import refusal
 from ziggurat.core import CHANCE, TERMINAL, IllegalActionError, ParseActionError, RecordError, make_game
 from ziggurat.games.lucent.rules import FOCUS, NUM_SLOTS, LucentGame, LucentState
 
@@ -156,8 +157,11 @@ def test_an_upper_card_must_match_a_colour_under_it(tmp_path: Path) -> None:
     # red fits on red|blue (row 1 slot 1) and on purple|red (slot 5), red|blue (slot 6)
     reds = [a for a in state.legal_actions() if a // NUM_SLOTS == RED]
     assert reds == [act(RED, "row 1 slot 1"), act(RED, "row 1 slot 5"), act(RED, "row 1 slot 6")]
-    with pytest.raises(IllegalActionError, match="a red gem needs a red support below it at row 1 slot 2"):
-        state.apply_text("play red at row 1 slot 2")
+    why = refusal(state, act(RED, "row 1 slot 2"))
+    assert why.id == "lucent.colour"
+    assert why.text == (
+        "a red gem at row 1 slot 2 matches the colour of neither card below it: a blue gem and a yellow gem"
+    )
 
 
 def test_the_rulebook_example_only_red_or_blue(tmp_path: Path) -> None:
@@ -179,10 +183,10 @@ def test_the_rulebook_example_only_red_blue_or_yellow(tmp_path: Path) -> None:
 def test_an_upper_card_needs_both_cards_under_it(tmp_path: Path) -> None:
     state = position(tmp_path, [{"red": 2}, {"blue": 2}], {"base 5": "red", "base 6": "red"})
     assert act(RED, "row 1 slot 4") not in state.legal_actions()
-    with pytest.raises(IllegalActionError, match=r"needs both gems under it.*base 4 is empty"):
-        state.apply_text("red r1s4")
-    with pytest.raises(IllegalActionError, match="base 3 and base 4 are empty"):
-        state.apply_text("red r1s3")
+    why = refusal(state, act(RED, "row 1 slot 4"))
+    assert why.id == "lucent.needs_both" and why.text == "a card in row 1 needs both cards under it: base 4 is empty"
+    why = refusal(state, act(RED, "row 1 slot 3"))
+    assert [m.params["pos"] for m in why.params["missing"]] == [3, 4] and why.params["count"] == 2
 
 
 def test_higher_rows_need_not_be_contiguous(tmp_path: Path) -> None:

@@ -32,8 +32,11 @@ from typing import Any
 
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
+from ziggurat.core.message import Message
+from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kuhnah.cards import Card, CardList, load_cards
+from ziggurat.games.kuhnah.messages import M
 
 REMOVE = {2: 29, 3: 19, 4: 9, 5: 19, 6: 1}
 START_JADE = 8
@@ -431,57 +434,110 @@ class KuhNahState(State):
         """(row, column counted from the base's left end) of an upper-slot action."""
         return self.game.slot_of[action]
 
-    # ------------------------------------------------------------ explaining
-    def _explain_illegal(self, action: int, player: int) -> str:
+    # ------------------------------------------------------------ why not
+    def _why_illegal(self, action: int, player: int) -> Message:
+        """Why ``action`` is not legal for ``player`` now (see :meth:`State.why_illegal`): every refusal, by rule."""
         g = self.game
         if player == CHANCE:
-            return f"chance outcome {action} is not possible now"
+            if self.phase == SETUP_START:
+                return M("chance_no_seat", player=action + 1)
+            return M("chance_not_in_deck", card=self._card_message(action))
+        if action >= g.wild_base:
+            return self._why_not_wild(action, player)
         if self.phase == TURN:
             if action < TAKE:
-                return "you have no jade left: you must take a card"
-            return f"{self._action_text(action, player)!r} is not possible now"
+                return M("no_jade")  # a take is always legal on a turn
+            return M("take_first")
         card = self.quarry[self.taken]
-        if action < UPPER:
-            if action in (JADE_ON, JADE_ON + 1, TAKE, TAKE + 1):
-                return f"you took the {g.card(card).id}: place it first"
-            return "your base is empty: the first card goes in the base"
-        if action >= g.wild_base:
-            if not g.jade_wild:
-                return "wild halves are part of the jade-wild variant only"
-            if self.wild_used[player]:
-                return "you have already used your wild jade this game"
-            if self.jade[player] == 0:
-                return "you have no jade to make a half wild"
-            c = (action - g.wild_base) // 2
-            if (action - g.wild_base) in self.wild_halves:
-                return "that half is already wild"
-            return f"the {g.card(c).id} is neither the card you took nor in your pyramid"
-        row, col = self._slot(action)
-        if row > g.max_row:
-            return "there is no such slot"
+        if action < BASE_LEFT:
+            return M("place_first", card=self._card_message(card))
+        if action < UPPER:  # base right (base left is always legal): only once the base has a card
+            return M("first_card")
         cells = self.cells[player]
-        col += self.base_left[player]
-        key = _key(row, col)
-        where = self._action_text(action, player)
+        if not cells:
+            return M("first_card")
+        row, col = self._slot(action)
+        key = _key(row, col + self.base_left[player])
+        where = M("where", row=row + 1, pos=col + 1)
         if key in cells:
-            return f"{where} is taken already"
+            return M("slot_taken", where=where, card=self._card_message(cells[key]))
         a, b = cells.get(key - ROW), cells.get(key - ROW + 1)
         if a is None or b is None:
-            return f"{where} needs two cards under it"
+            missing = [M("where", row=row, pos=col + 1 + i) for i, c in enumerate((a, b)) if c is None]
+            return M("slot_unsupported", where=where, missing=missing, count=len(missing))
         reasons = []
-        v = g.value[card]
-        if not (g.value[a] > v or self._halves_match(card, LEFT, a, RIGHT)):
-            reasons.append(self._why(card, a, "left"))
-        if not (g.value[b] > v or self._halves_match(card, RIGHT, b, LEFT)):
-            reasons.append(self._why(card, b, "right"))
-        return f"the {g.card(card).id} can't go at {where}: " + "; ".join(reasons)
+        if not (g.left_ok[card] >> a & 1 or self._wild_match(card, LEFT, a)):
+            reasons.append(self._why_not_carry(card, a, LEFT))
+        if not (g.right_ok[card] >> b & 1 or self._wild_match(card, RIGHT, b)):
+            reasons.append(self._why_not_carry(card, b, RIGHT))
+        what = self._card_message(card)
+        if len(reasons) == 2:
+            return M("support_both", card=what, where=where, left=reasons[0], right=reasons[1])
+        return M("support", card=what, where=where, reason=reasons[0])
 
-    def _why(self, card: int, support: int, side: str) -> str:
+    def _why_not_carry(self, card: int, support: int, half: int) -> Message:
+        """Why ``support``, under ``half`` of ``card``, can't carry it: not heavier, and the touching halves differ."""
         g = self.game
-        mine = g.card(card).left if side == "left" else g.card(card).right
-        theirs = g.card(support).right if side == "left" else g.card(support).left
-        weight = "as heavy as" if g.value[support] == g.value[card] else "lighter than"
-        return f"the {g.card(support).id} under its {side} half is {weight} it and {theirs} does not match {mine}"
+        c, s = g.card(card), g.card(support)
+        mine, theirs = (c.left, s.right) if half == LEFT else (c.right, s.left)
+        key = ("as_heavy_" if g.value[support] == g.value[card] else "heavier_") + ("left" if half == LEFT else "right")
+        return M(key, support=self._card_message(support), mine=mine, theirs=theirs)
+
+    def _why_not_wild(self, action: int, player: int) -> Message:
+        g = self.game
+        if self.phase != PLACE:  # (a game without the variant has no wild action ids)
+            return M("wild_when")
+        if self.wild_used[player]:
+            return M("wild_used")
+        if self.jade[player] == 0:
+            return M("wild_no_jade")
+        c, half = divmod(action - g.wild_base, 2)
+        if c != self.quarry[self.taken] and c not in self.cells[player].values():
+            return M("wild_not_yours", card=self._card_message(c))
+        return M("wild_already_left" if half == LEFT else "wild_already_right", card=self._card_message(c))
+
+    def _card_message(self, card: int) -> Message:
+        c = self.game.card(card)
+        return M("card", id=c.id, value=c.value, left=c.left, right=c.right)
+
+    # ------------------------------------------------------ what a move did
+    def _describe(self, action: int, player: int, audience: int | None) -> Message:
+        """What the legal ``action`` does (see :meth:`State.describe_action`); nothing in it is secret."""
+        g = self.game
+        if player == CHANCE:
+            if self.phase == SETUP_START:
+                return M("chance_start", player=action + 1, seat=action)
+            if self.phase == SETUP_REMOVE:
+                return M("chance_remove")
+            return M("chance_reveal", card=self._card_message(action))
+        if self.phase == TURN:
+            if action < TAKE:
+                return M("jade", card=self._card_message(self.quarry[action]), jade=self.quarry_jade[action] + 1)
+            slot = action - TAKE
+            taken = self._card_message(self.quarry[slot])
+            jade = self.quarry_jade[slot]
+            return M("take", card=taken, jade=jade) if jade else M("take_bare", card=taken)
+        card = self.quarry[self.taken]
+        if action >= g.wild_base:
+            c, half = divmod(action - g.wild_base, 2)
+            animal = g.card(c).left if half == LEFT else g.card(c).right
+            return M("wild_left" if half == LEFT else "wild_right", animal=animal, card=self._card_message(c))
+        what = self._card_message(card)
+        cells = self.cells[player]
+        if action == BASE_LEFT:
+            return M("place_base_left", card=what) if cells else M("place_first_card", card=what)
+        if action == BASE_RIGHT:
+            return M("place_base_right", card=what)
+        row, col = self._slot(action)
+        key = _key(row, col + self.base_left[player])
+        left, right = cells[key - ROW], cells[key - ROW + 1]
+        return M(
+            "place_upper",
+            card=what,
+            where=M("where", row=row + 1, pos=col + 1),
+            left=self._card_message(left),
+            right=self._card_message(right),
+        )
 
     def _is_wild(self, card: int, half: int) -> bool:
         g = self.game
@@ -540,7 +596,7 @@ class KuhNahState(State):
             for slot in (0, 1):
                 if self.quarry[slot] == card:
                     return base + slot
-            raise IllegalActionError(f"the {g.card(card).id} is not in the Quarry")
+            raise IllegalActionError(M("not_in_quarry", card=self._card_message(card)))
         if words == ["base"] or words == ["base", "left"]:
             return BASE_LEFT
         if words == ["base", "right"]:
@@ -807,3 +863,30 @@ class KuhNahState(State):
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(self.score(p) for p in range(self.game.num_players))
+
+    def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
+        """Per player: each uncovered card's value, then minus the jade held (secret to others until the end).
+
+        Before the end it is the score if the game ended now; another player's
+        jade is hidden as the view hides it (``open-jade`` shows it).
+        """
+        g = self.game
+        over = self.phase == OVER
+        shown = g.open_jade or over
+        players = []
+        for p in range(g.num_players):
+            cells = self.cells[p]
+            left0 = self.base_left[p]
+            terms = []
+            for key, c in sorted(cells.items()):
+                if key + ROW in cells or key + ROW - 1 in cells:
+                    continue
+                row, col = _row_col(key)
+                where = M("where", row=row + 1, pos=col - left0 + 1)
+                terms.append(ScoreTerm(M("score_card", card=self._card_message(c), where=where), float(g.value[c])))
+            if shown or p == audience:
+                terms.append(ScoreTerm(M("score_jade", jade=self.jade[p]), float(-self.jade[p])))
+            else:
+                terms.append(ScoreTerm(M("score_jade_hidden"), None))
+            players.append(PlayerScore.of(p, terms))
+        return ScoreBreakdown(over, tuple(players), (M("score_lowest"),))

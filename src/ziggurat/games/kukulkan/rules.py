@@ -39,7 +39,10 @@ from typing import Any, NamedTuple
 
 from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, check_sequence
+from ziggurat.core.message import Message
+from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
+from ziggurat.games.kukulkan.messages import M
 from ziggurat.games.kukulkan.sheet import Sheet, load_sheet
 
 DIE = 6
@@ -941,95 +944,148 @@ class KukulkanState(State):
             claimed |= c
         return claimed
 
-    # ------------------------------------------------------------ explaining
-    def _explain_illegal(self, action: int, player: int) -> str:
+    # ------------------------------------------------------------ why not
+    def _why_illegal(self, action: int, player: int) -> Message:
+        """Why ``action`` is not legal for ``player`` now (see :meth:`State.why_illegal`): every refusal, by rule."""
         g = self.game
-        if player == CHANCE:
-            return f"chance outcome {action} is not a die roll (0..5 are rolls of 1..6)"
+        if player == CHANCE:  # every roll is possible at a roll: only asked at no other node
+            return super()._why_illegal(action, player)
         p = player
         n = self.p_val[p]
-        kind = self.p_kind[p]
-        if kind == K_DRAW:
-            done = len(self.p_trail[p])
+        if self.p_kind[p] == K_DRAW:
             if action >= g.write0:
-                return f"finish your trail first: {done} of {n} segments drawn, draw the next one"
+                return M("trail_finish", done=len(self.p_trail[p]), n=n)
             return self._why_not_continue(p, action)
         help_ = self.p_help[p]
         if help_ != H_NONE and action >= g.pass_id:
-            return f"you already chose a help this round ({_HELP_NAMES[help_]}): now use it"
+            return M("help_chosen", help=self._help_message(help_))
         if help_ == H_SAME and not g.write0 <= action < g.mark0:
-            return "with the same-value help you must write a number"
+            return M("same_write")
         if action < g.write0:
             if self.drawn[p] >> action & 1:
-                return f"s{action} is drawn already: a segment is never drawn twice"
-            return f"no trail of exactly {n} undrawn segments can begin with s{action}"
+                return M("drawn", segment=self._segment_message(action))
+            return M("no_trail", n=n, segment=self._segment_message(action))
         if action < g.mark0:
             return self._why_not_write(p, action - g.write0, n, help_ == H_SAME)
         if action < g.pass_id:
             return self._why_not_mark(p, action - g.mark0, n)
         if action == g.pass_id:
-            return f"you can't pass: you can still use the {n} (a pass is only for when nothing is possible)"
+            return M("pass_possible", n=n)
         used = self.helps[p]
         if action == g.same_id:
             if used & U_SAME:
-                return "you have already used the same-value help"
-            return f"no block could take a {n} equal to its support (or the sum of its two supports)"
+                return M("help_used", help=self._help_message(H_SAME))
+            return M("same_no_block", n=n)
         if action < g.super0:
             m = action - g.plus0 + 1
             if used & U_PLUS and not self.claims[p] & BASE:
-                return "you have already used the plus/minus one help"
+                return M("help_used", help=self._help_message(H_PLUS))
             if m not in plus_minus(n):
-                a, b = plus_minus(n)
-                return f"plus/minus one turns a {n} into a {a} or a {b}, not a {m}"
-            return f"with a {m} you could not draw, write or mark anything"
+                low, high = plus_minus(n)
+                return M("plus_not_next", n=n, low=low, high=high, m=m)
+            return M("help_useless", m=m)
         m = action - g.super0 + 1
         if used & U_SUPER:
-            return "you have already used the super-six help"
+            return M("help_used", help=self._help_message(H_SUPER))
         if self.die != DIE:
-            return f"super-six only changes a rolled 6, and the die shows {self.die}"
-        return f"with a {m} you could not draw, write or mark anything"
+            return M("super_not_six", die=self.die)
+        return M("help_useless", m=m)
 
-    def _why_not_continue(self, p: int, s: int) -> str:
+    def _why_not_continue(self, p: int, s: int) -> Message:
         g = self.game
         trail = self.p_trail[p]
         n = self.p_val[p]
+        segment = self._segment_message(s)
         if self.drawn[p] >> s & 1:
-            return f"s{s} is drawn already: a segment is never drawn twice"
+            return M("drawn", segment=segment)
         if self.p_mask[p] >> s & 1:
-            return f"s{s} is already in this trail"
+            return M("trail_repeat", segment=segment)
         ends = g.seg_ends[trail[0]] if len(trail) == 1 else (self.p_end[p],)
         if not set(g.seg_ends[s]) & set(ends):
-            where = " or ".join(str(g.sheet.points[e]) for e in ends)
-            return f"s{s} does not continue your trail: the next segment must touch {where}"
-        return f"after s{s} your trail could not reach exactly {n} segments"
+            points = [self._point_text(e) for e in ends]
+            if len(points) == 2:
+                return M("trail_not_next_two", segment=segment, left=points[0], right=points[1])
+            return M("trail_not_next", segment=segment, point=points[0])
+        return M("trail_dead_end", segment=segment, n=n)
 
-    def _why_not_write(self, p: int, b: int, n: int, same: bool) -> str:
+    def _why_not_write(self, p: int, b: int, n: int, same: bool) -> Message:
         g = self.game
+        block = self._block_message(b)
+        value = self.values[p * g.B + b]
+        if g.printed[b]:
+            return M("write_base", block=block, value=value)
         if self.numbered[p] >> b & 1:
-            return f"b{b} is numbered already"
-        o = g.outline_mask[b]
-        missing = [s for s in g.sheet.outline[b] if not self.drawn[p] & (1 << s)]
-        if self.drawn[p] & o != o:
-            return f"b{b}'s outline is not closed: " + ", ".join(f"s{s}" for s in missing) + " still dotted"
-        blank = [s for s in g.supports[b] if not self.numbered[p] >> s & 1]
+            return M("write_numbered", block=block, value=value)
+        missing = [self._segment_message(s) for s in g.sheet.outline[b] if not self.drawn[p] >> s & 1]
+        if missing:
+            return M("write_outline", block=block, missing=missing, count=len(missing))
+        blank = [self._block_message(x) for x in g.supports[b] if not self.numbered[p] >> x & 1]
         if blank:
-            return f"b{b} rests on blank block(s) " + ", ".join(f"b{s}" for s in blank) + ": number them first"
-        t = sum(self.values[p * g.B + s] for s in g.supports[b])
-        what = "its support" if len(g.supports[b]) == 1 else "the sum of its two supports"
+            return M("write_supports", block=block, blank=blank, count=len(blank))
+        total = sum(self.values[p * g.B + x] for x in g.supports[b])
+        two = len(g.supports[b]) == 2
         if same:
-            return f"with the same-value help the {n} must equal {what}, {t}"
-        return f"{n} is not lower than {what}, {t}"
+            return M("write_same_two" if two else "write_same_one", n=n, total=total)
+        return M("write_not_lower_two" if two else "write_not_lower_one", n=n, total=total)
 
-    def _why_not_mark(self, p: int, b: int, n: int) -> str:
+    def _why_not_mark(self, p: int, b: int, n: int) -> Message:
         g = self.game
+        block = self._block_message(b)
         if not self.numbered[p] >> b & 1:
-            return f"b{b} has no number yet"
+            return M("mark_blank", block=block)
         if self.marked[p] >> b & 1:
-            return f"b{b} is marked already"
+            return M("mark_marked", block=block)
         v = self.values[p * g.B + b]
         if v != n:
-            return f"b{b} shows a {v}, not a {n}"
-        return f"base block b{b} can be marked only once its whole outline is drawn"
+            return M("mark_value", block=block, value=v, n=n)
+        missing = [self._segment_message(s) for s in g.sheet.outline[b] if not self.drawn[p] >> s & 1]
+        return M("mark_base_outline", block=block, missing=missing, count=len(missing))
+
+    def _segment_message(self, s: int) -> Message:
+        ends = self.game.seg_ends[s]
+        return M("segment", segment=s, points=[list(self.game.sheet.points[e]) for e in ends])
+
+    def _block_message(self, b: int) -> Message:
+        label = self.game.sheet.blocks[b].label
+        return M("block_labelled", block=b, label=label) if label else M("block", block=b)
+
+    def _point_text(self, point: int) -> str:
+        x, y = self.game.sheet.points[point]
+        return f"({x}, {y})"
+
+    @staticmethod
+    def _help_message(help_: int) -> Message:
+        return M(("", "help_same", "help_plus", "help_super", "help_perm")[help_])
+
+    # ------------------------------------------------------ what a choice did
+    def _describe(self, action: int, player: int, audience: int | None) -> Message:
+        """What the legal ``action`` does (see :meth:`State.describe_action`).
+
+        The core withholds another player's choice until the round is revealed;
+        what is left here is public once it is.
+        """
+        g = self.game
+        if player == CHANCE:
+            return M("chance_roll", n=action + 1)
+        p = player
+        n = self.p_val[p]
+        if action < g.write0:
+            done = len(self.p_trail[p]) + 1
+            if done == 1:
+                return M("draw_first", n=n, segment=self._segment_message(action))
+            return M("draw_next", segment=self._segment_message(action), done=done, n=n)
+        if action < g.mark0:
+            return M("write", n=n, block=self._block_message(action - g.write0))
+        if action < g.pass_id:
+            b = action - g.mark0
+            return M("mark", block=self._block_message(b), value=self.values[p * g.B + b])
+        if action == g.pass_id:
+            return M("pass")
+        if action == g.same_id:
+            return M("use_same")
+        if action < g.super0:
+            return M("use_perm" if self.claims[p] & BASE else "use_plus", die=self.die, m=action - g.plus0 + 1)
+        return M("use_super", m=action - g.super0 + 1)
 
     # ------------------------------------------------------------------ text
     def _action_text(self, action: int, player: int) -> str:
@@ -1423,3 +1479,31 @@ class KukulkanState(State):
 
     def _rank_keys(self) -> list[tuple[float, ...]]:
         return [(float(self.score(p)), float(self.marked[p].bit_count())) for p in range(self.game.num_players)]
+
+    # ----------------------------------------------------- score breakdown
+    def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
+        """Per player: the marked blocks, then each bonus claimed (the base bonus gives a help, no points).
+
+        Before the end it is the score so far. Every sheet is public; the choices
+        of the running round are not on the sheets yet.
+        """
+        g = self.game
+        players = []
+        for p in range(g.num_players):
+            v = self.values[p * g.B : (p + 1) * g.B]
+            c = self.claims[p]
+            count = self.marked[p].bit_count()
+            terms = [ScoreTerm(M("score_marked", count=count), float(count))]
+            if c & BASE:
+                terms.append(ScoreTerm(M("score_base"), 0.0))
+            if c & AXIS:
+                terms.append(ScoreTerm(M("score_axis"), float(AXIS_POINTS)))
+            if c & FULL:
+                top = max(v[b] for b in g.external)
+                terms.append(ScoreTerm(M("score_full", value=top), float(top)))
+            if c & AC:
+                terms.append(ScoreTerm(M("score_ac", c=v[g.C], a=v[g.A]), float(abs(v[g.C] - v[g.A]))))
+            if c & BD:
+                terms.append(ScoreTerm(M("score_bd", d=v[g.D], b=v[g.Bk]), float(abs(v[g.D] - v[g.Bk]))))
+            players.append(PlayerScore.of(p, terms))
+        return ScoreBreakdown(self.phase == OVER, tuple(players), (M("note_tie"),))

@@ -40,8 +40,11 @@ from typing import Any, cast
 
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
+from ziggurat.core.message import Message
+from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.lucent.deck import GEOMANCER, MAX_COLOURS, WILDCARD, Deck, load_deck
+from ziggurat.games.lucent.messages import M
 
 # ------------------------------------------------------------------ geometry
 WIDTH = 9
@@ -489,53 +492,82 @@ class LucentState(State):
         self.last_kind[player] = kind
         self._advance(player + 1)
 
-    # ------------------------------------------------------------ explaining
-    def _explain_illegal(self, action: int, player: int) -> str:
+    # ------------------------------------------------------------ why not
+    def _why_illegal(self, action: int, player: int) -> Message:
+        """Why ``action`` is not legal now (see :meth:`State.why_illegal`): the card, then the place."""
         g = self.game
         if player == CHANCE:
             if self.phase == REMOVE and g.card_kind[action] >= g.wild:
-                return f"only coloured gems are removed, not {g.card_ids[action]}"
-            return f"{g.card_ids[action]} is not in the deck"
+                return M("chance_remove_gem", card=g.card_ids[action])
+            return M("chance_not_in_deck", card=g.card_ids[action])
         kind, slot = divmod(action, NUM_SLOTS)
-        what = g.kind_text(kind)
-        where = slot_name(slot)
         if not self.hands[player][kind]:
-            if kind == g.wild and not g.wildcards:
-                return "Wildcards are played only in the wildcards variant"
-            if kind == g.geo and g.geo_focus:
-                return "the one Geomancer in play is the Focus Gem; the others stay in the box"
-            if kind == g.geo and not g.geomancers:
-                return "Geomancers are played only in the geomancers variant"
-            if kind == g.geo:
-                return "you have already played your Geomancer"
             if kind == g.wild:
-                return "you have no Wildcard in your hand"
-            return f"you have no {g.kinds[kind]} gem in your hand"
+                return M("no_wildcard") if g.wildcards else M("no_wildcards")
+            if kind == g.geo:
+                if g.geo_focus:
+                    return M("geo_focus")
+                return M("geo_played") if g.geomancers else M("no_geomancers")
+            return M("no_gem", kind=g.kinds[kind])
         pyr = self.pyramid
-        if self.lo < 0 and slot != FOCUS:
-            return "the first card is the Focus Gem, the centre of the base row: play it as focus (base 5)"
+        if self.lo < 0:
+            return M("focus_first")  # the one legal slot of a card in hand
+        card = self._card_message(kind)
+        where = self._slot_message(slot)
         if pyr[slot] >= 0:
-            return f"{where} is taken already (by {g.kind_text(pyr[slot])})"
-        if slot < WIDTH:
-            ends = [slot_name(s) for s in (self.lo - 1, self.hi + 1) if 0 <= s < WIDTH]
-            if not ends:
-                return "the base row is full: nine gems, four either side of the Focus Gem"
-            return (
-                f"a new base card must be next to one already placed: the base row covers base {self.lo + 1} "
-                f"to base {self.hi + 1}, so only {' or '.join(ends)}"
-            )
+            return M("slot_taken", slot=where, card=self._card_message(pyr[slot]))
+        if slot < WIDTH:  # an empty base slot not next to the placed base (the base is never full here)
+            ends = [self._slot_message(s) for s in (self.lo - 1, self.hi + 1) if 0 <= s < WIDTH]
+            if len(ends) == 2:
+                return M("base_adjacent_two", lo=self.lo + 1, hi=self.hi + 1, left=ends[0], right=ends[1])
+            return M("base_adjacent", lo=self.lo + 1, hi=self.hi + 1, end=ends[0])
         a, b = SUPPORTS[slot]
-        missing = [slot_name(s) for s in (a, b) if pyr[s] < 0]
+        missing = [self._slot_message(s) for s in (a, b) if pyr[s] < 0]
         if missing:
-            return (
-                f"{where} needs both gems under it ({slot_name(a)} and {slot_name(b)}); "
-                f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} empty"
-            )
-        name = g.kinds[kind]
-        return (
-            f"{what} needs {_article(name)} {name} support below it at {where}: under it are "
-            f"{g.kind_text(pyr[a])} ({slot_name(a)}) and {g.kind_text(pyr[b])} ({slot_name(b)})"
-        )
+            return M("needs_both", row=SLOT_ROW[slot], missing=missing, count=len(missing))
+        left = self._card_message(pyr[a])
+        right = self._card_message(pyr[b])
+        return M("colour", card=card, slot=where, left=left, right=right)
+
+    def _card_message(self, kind: int) -> Message:
+        g = self.game
+        if kind == g.wild:
+            return M("wildcard")
+        if kind == g.geo:
+            return M("geomancer")
+        return M("gem", kind=g.kinds[kind])
+
+    @staticmethod
+    def _slot_message(slot: int) -> Message:
+        r, j = SLOT_ROW[slot], SLOT_POS[slot]
+        return M("base", pos=j + 1) if r == 0 else M("row", row=r, pos=j + 1)
+
+    # ------------------------------------------------------ what a move did
+    def _describe(self, action: int, player: int, audience: int | None) -> Message:
+        """What the legal ``action`` does (see :meth:`State.describe_action`); a dealt card is named to its owner."""
+        g = self.game
+        if player == CHANCE:
+            if self.phase == REMOVE:
+                return M("chance_remove")
+            card = self._card_message(g.card_kind[action])
+            last = len(self.deck) == 1
+            if last and g.set_aside:
+                return M("chance_aside")
+            if last and g.focus_from_deal:
+                return M("chance_focus", card=card)
+            q = self.dealt % g.num_players
+            if audience == q:
+                return M("chance_deal", player=q + 1, seat=q, card=card)
+            return M("chance_deal_hidden", player=q + 1, seat=q)
+        kind, slot = divmod(action, NUM_SLOTS)
+        card = self._card_message(kind)
+        if self.lo < 0:
+            return M("play_focus", card=card)
+        if slot < WIDTH:
+            return M("play_base", card=card, slot=self._slot_message(slot))
+        a, b = SUPPORTS[slot]
+        left, right = self._card_message(self.pyramid[a]), self._card_message(self.pyramid[b])
+        return M("play_upper", card=card, slot=self._slot_message(slot), left=left, right=right)
 
     # ------------------------------------------------------------------ text
     def _action_text(self, action: int, player: int) -> str:
@@ -962,6 +994,28 @@ class LucentState(State):
                 if g.geomancers and self.last_kind[p] == g.geo:
                     scores[p] += 1
         return tuple(scores)
+
+    def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
+        """Per player: 1 for the last placer; with ``points``, 1 for an emptied hand (and 1 for ending on a Geomancer).
+
+        Before the end it is the standing now (who placed last so far, who has
+        played every card). Hand sizes and the cards played are public.
+        """
+        g = self.game
+        players = []
+        for p in range(g.num_players):
+            terms = []
+            if p == self.last_placer:
+                terms.append(ScoreTerm(M("score_last"), 1.0))
+            if g.points and self.sizes[p] == 0:
+                terms.append(ScoreTerm(M("score_all"), 1.0))
+            if g.points and g.geomancers and self.last_kind[p] == g.geo:
+                terms.append(ScoreTerm(M("score_geomancer"), 1.0))
+            players.append(PlayerScore.of(p, terms))
+        notes = [M("note_points")] if g.points else [M("note_winner")]
+        if g.points and g.geomancers:
+            notes.append(M("note_geomancers"))
+        return ScoreBreakdown(self.phase == OVER, tuple(players), tuple(notes))
 
 
 __all__ = ["GEOMANCER", "NUM_SLOTS", "SPEC", "WILDCARD", "LucentGame", "LucentState", "slot_id", "slot_name"]

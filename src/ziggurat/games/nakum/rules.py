@@ -39,6 +39,8 @@ from typing import Any
 
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from ziggurat.core.message import CORE, Message
+from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.nakum.content import (
     HERITAGE_ACTION,
@@ -49,6 +51,7 @@ from ziggurat.games.nakum.content import (
     Effect,
     load_content,
 )
+from ziggurat.games.nakum.messages import M
 
 # phases
 HERITAGE_SETUP, REVEAL, DAY, CAMP, BUY, OFFER, PLAY, FAVOUR, FREE, DAWN, OVER = range(11)
@@ -1099,139 +1102,250 @@ class NakumState(State):
                 self.phase = OVER
                 return
 
-    # ------------------------------------------------------------ explaining
-    def _explain_illegal(self, action: int, player: int) -> str:
+    # ------------------------------------------------------------ why not
+    def _why_illegal(self, action: int, player: int) -> Message:
+        """Why ``action`` is not legal for ``player`` now (see :meth:`State.why_illegal`): every refusal, by rule.
+
+        The checks follow ``_legal_actions`` phase by phase, reading the board
+        lists (never the derived sets, which may be stale).
+        """
         g = self.game
         if player == CHANCE:
-            return f"chance outcome {action} is not possible now"
-        text = g.texts[action]
+            return self._why_not_drawn(action)
         phase = self.phase
-        pending = {
-            CAMP: "choose an option of the camp first (camp TILE N)",
-            BUY: "choose the market card to buy first (buy ID)",
-            OFFER: "choose the offering to make first (offer ID)",
-            PLAY: "choose the heritage card to play first (heritage ID)",
-            FAVOUR: "choose Pituk's favour first (pituk market or pituk offerings)",
-            FREE: "choose the black cube to remove first (free TILE N)",
-            REVEAL: "reveal a face-down tile first (reveal N)",
-            HERITAGE_SETUP: "play a heritage card from your hand first (heritage ID)",
-        }
         placing = action < g.A_OPTION
-        if phase != DAY and placing:
-            return f"{text!r}: {pending.get(phase, 'that is not possible now')}"
-        if phase == DAY and not placing:
-            return f"{text!r}: place a worker first (e.g. 'place maizal basic 1', 'explore 3', 'place pyramid')"
         if phase == DAY:
-            return f"{text!r}: " + self._why_not_place(action, player)
-        if g.A_OPTION <= action < g.A_BUY:
-            t, k = divmod(action - g.A_OPTION, MAX_OPTIONS)
-            if phase != CAMP:
-                return f"{text!r}: {pending.get(phase, 'no camp is being used now')}"
-            if t != self.ctx:
-                return f"{text!r}: your worker is on the camp of {g.tiles[self.ctx].name}"
-            if k >= len(g.tiles[t].camp):
-                return f"{text!r}: that camp has only {len(g.tiles[t].camp)} options"
-            if self._cubes[t] >> k & 1:
-                return f"{text!r}: that option is covered by a black cube"
-            return f"{text!r}: " + self._why_not_effect(g.camp_effects[t][k], player)
-        if g.A_BUY <= action < g.A_OFFER:
+            if placing:
+                return self._why_not_place(action, player)
+            if action >= g.A_REVEAL:
+                return M("reveal_setup")
+            return M("place_first")
+        if phase == CAMP and g.A_OPTION <= action < g.A_BUY:
+            return self._why_not_option(action, player)
+        if phase == BUY and g.A_BUY <= action < g.A_OFFER:
             c = action - g.A_BUY
-            if phase != BUY:
-                return f"{text!r}: {pending.get(phase, 'you are not buying a market card now')}"
             if c not in self._market:
-                return f"{text!r}: that card is not face up in the market"
-            return f"{text!r}: you can't pay {self._cost_text(g.market_cost[c])}"
-        if g.A_OFFER <= action < g.A_HERITAGE:
+                return M("not_in_market", card=self._card_message(g.content.market[c]))
+            return M("cannot_pay", cost=self._amounts(g.market_cost[c]))
+        if phase == OFFER and g.A_OFFER <= action < g.A_HERITAGE:
             c = action - g.A_OFFER
-            if phase != OFFER:
-                return f"{text!r}: {pending.get(phase, 'you are not at the pyramid now')}"
             if c not in self._offers:
-                return f"{text!r}: that offering is not active"
-            return f"{text!r}: you can't pay {self._cost_text(g.offer_cost[c])}"
-        if g.A_HERITAGE <= action < g.A_FAVOUR:
-            if phase not in (PLAY, HERITAGE_SETUP):
-                return f"{text!r}: {pending.get(phase, 'you are not playing a heritage card now')}"
-            return f"{text!r}: that heritage card is not in your hand"
-        if g.A_FAVOUR <= action < g.A_FREE:
-            if phase != FAVOUR:
-                return f"{text!r}: {pending.get(phase, 'you are not with Pituk now')}"
-            return f"{text!r}: Pituk has already granted that favour"
-        if g.A_FREE <= action < g.A_REVEAL:
-            if phase != FREE:
-                return f"{text!r}: {pending.get(phase, 'you are not freeing a camp now')}"
-            return f"{text!r}: there is no black cube there"
-        if phase != REVEAL:
-            return f"{text!r}: tiles are revealed this way only at setup"
-        return f"{text!r}: that tile is already face up"
+                return M("not_active", card=self._card_message(g.content.offerings[c]))
+            return M("cannot_pay", cost=self._amounts(g.offer_cost[c]))
+        if phase in (PLAY, HERITAGE_SETUP) and g.A_HERITAGE <= action < g.A_FAVOUR:
+            return M("not_in_hand", card=self._card_message(g.content.heritage[action - g.A_HERITAGE]))
+        if phase == FAVOUR and g.A_FAVOUR <= action < g.A_FREE:
+            return M("favour_used")
+        if phase == FREE and g.A_FREE <= action < g.A_REVEAL:
+            t, k = divmod(action - g.A_FREE, MAX_OPTIONS)
+            name = g.tiles[t].name
+            if k >= len(g.tiles[t].camp):
+                return M("no_such_cube", tile=name, option=k + 1)
+            return M("no_cube", tile=name, option=k + 1)
+        if phase == REVEAL and action >= g.A_REVEAL:
+            return M("reveal_face_up", pos=action - g.A_REVEAL + 1)
+        if phase == CAMP:
+            return M("pending_camp", tile=g.tiles[self.ctx].name)
+        key = {BUY: "pending_buy", OFFER: "pending_offer", PLAY: "pending_play", FAVOUR: "pending_favour",
+               FREE: "pending_free", REVEAL: "pending_reveal", HERITAGE_SETUP: "pending_heritage"}[phase]  # fmt: skip
+        return M(key)
 
-    def _cost_text(self, cost: tuple[int, ...]) -> str:
-        names = ("maize", "skins", "masks")
-        return " + ".join(f"{v} {n}" for v, n in zip(cost, names, strict=True) if v) or "nothing"
+    def _why_not_drawn(self, outcome: int) -> Message:
+        """Why chance cannot draw ``outcome`` from what the next draw is made of."""
+        c = self.game.content
+        head = self.draws[0]
+        if head < NUM_TILES:
+            pool: tuple[Any, ...] = c.tiles
+        else:
+            pool = c.market if head == DRAW_MARKET else c.offerings if head == DRAW_OFFERING else c.heritage
+        if outcome >= len(pool):
+            return M("chance_no_such", number=outcome + 1)
+        if head < NUM_TILES:
+            return M("chance_face_up", tile=c.tiles[outcome].name)
+        card = self._card_message(pool[outcome])
+        if head == DRAW_MARKET:
+            return M("chance_not_in_market_deck", card=card)
+        if head == DRAW_OFFERING:
+            return M("chance_not_in_offering_deck", card=card)
+        return M("chance_not_in_box", card=card)
 
-    def _why_not_effect(self, e: tuple[int, ...], p: int) -> str:
-        if not self._affords(e[:3], p):
-            return f"you can't pay {self._cost_text(e[:3])}"
-        if e[7] == MARKET_ACTION:
-            return "you can't pay for any market card on offer"
-        if e[7] == HERITAGE_ACTION:
-            return "you have no heritage card left in your hand"
-        return "that is not possible now"
-
-    def _why_not_place(self, action: int, p: int) -> str:
+    def _why_not_place(self, action: int, p: int) -> Message:
         g = self.game
         if action == 0:
-            return "you may pass only when no space is open to you"
-        bit = 1 << p
+            return M("pass_not_allowed")
+        hand = self.hand[p]
         if action < g.A_EXPLORE:
             if action < g.A_CAMP:
                 s = action - g.A_BASIC
                 t = g.basic_tile[s]
-                space = s
             else:
                 t = action - g.A_CAMP
-                space = g.camp_space[t]
+                s = g.camp_space[t]
+            name = g.tiles[t].name
             if self.tile_pos[t] < 0:
-                return f"{g.tiles[t].name} is not face up"
+                return M("face_down", tile=name)
             if action >= g.A_CAMP:
                 if self._cubes[t] == g.camp_full[t]:
-                    return "that camp is exhausted: every option has a black cube"
-                if not any(self._occ[s] for s in g.tile_basics[t]):
-                    return f"a camp needs a worker (anyone's) on a basic space of {g.tiles[t].name}"
-            if self._occ[space] & bit:
-                return "you already have a worker there"
-            if not self._space_open(space, bit):
-                return "that space is full" + (
-                    " (with 4 players only marked spaces take two)" if g.cap[space] == 1 else ""
-                )
-            if action < g.A_CAMP:
-                return self._why_not_effect(g.basic_effect[action - g.A_BASIC], p)
-            return "you can take none of the camp's open options"
+                    return M("camp_exhausted", tile=name)
+                if not any(self._occ[b] for b in g.tile_basics[t]):
+                    return M("camp_inactive", tile=name)
+            closed = self._why_closed(s, p)
+            if closed is not None:
+                return closed
+            if action >= g.A_CAMP:
+                return M("camp_no_option", tile=name)
+            kind, c0, c1, c2 = g.basic_need[s]
+            if kind == 1:
+                return M("cannot_pay", cost=self._amounts((c0, c1, c2)))
+            if kind == 2:
+                return M("no_affordable_card")
+            return M("no_heritage")
         if action < g.A_PYRAMID:
             pos = action - g.A_EXPLORE
             if self._layout[pos] >= 0:
-                return f"the tile at position {pos + 1} is already face up"
-            return f"the tile at position {pos + 1} already has an explorer this round"
+                return M("explore_face_up", pos=pos + 1)
+            return M("explore_taken", pos=pos + 1)
         if action == g.A_PYRAMID:
-            if self.hand[p] < 2:
-                return "an offering needs two of your workers"
-            return "you can't pay for any active offering"
+            if hand < 2:
+                return M("pyramid_workers", hand=hand)
+            if not self._offers:
+                return M("pyramid_none")
+            return M("pyramid_cannot_pay")
+        # the central spaces: their own conditions, then a space with no room (what is left when they hold)
         if action == g.A_PITUK:
             if self.revealed < NUM_TILES:
-                return "Pituk comes only once every jungle tile is face up"
+                return M("pituk_not_yet")
             if self.favours == 3:
-                return "Pituk has granted both his favours"
-            return "Pituk already has a worker this round"
-        if action == g.A_START:
+                return M("pituk_done")
+            space = g.pituk_space
+        elif action == g.A_START:
             if self.start == p:
-                return "you hold the start player token already"
-            return "someone has taken the start player token this round"
-        if self.round <= 1:
-            return "the clan can't grow in the first round"
-        if self.hand[p] < 2:
-            return "growing the clan needs two of your workers"
-        if self.reserve[p] < 1:
-            return "you have no worker left in the reserve"
-        return "the clan space is full"
+                return M("start_holder")
+            space = g.start_space
+        else:
+            if self.round <= 1:
+                return M("grow_first_round")
+            if hand < 2:
+                return M("grow_workers", hand=hand)
+            if self.reserve[p] < 1:
+                return M("grow_reserve")
+            space = g.grow_space
+        closed = self._why_closed(space, p)
+        if closed is not None and closed.id == "nakum.space_full_one" and space != g.grow_space:
+            # one worker there, another player's: name them and what they hold
+            q = self._occ[space].bit_length() - 1
+            closed = M("pituk_taken" if space == g.pituk_space else "start_taken", player=q + 1, seat=q)
+        return closed if closed is not None else CORE("not_legal", action=g.texts[action])
+
+    def _why_closed(self, space: int, p: int) -> Message | None:
+        """Why ``space`` takes no worker of ``p`` (theirs is there, or it is full); None if it takes one."""
+        o = self._occ[space]
+        if o >> p & 1:
+            return M("space_yours")
+        if o and (self.game.cap[space] == 1 or _POP[o] >= 2):
+            return M("space_full_one" if self.game.cap[space] == 1 else "space_full_two")
+        return None
+
+    def _why_not_option(self, action: int, p: int) -> Message:
+        g = self.game
+        t, k = divmod(action - g.A_OPTION, MAX_OPTIONS)
+        name = g.tiles[self.ctx].name
+        if t != self.ctx:
+            return M("camp_other", tile=name)
+        if k >= len(g.tiles[t].camp):
+            return M("camp_no_such_option", tile=name, count=len(g.tiles[t].camp))
+        if self._cubes[t] >> k & 1:
+            return M("option_covered", tile=name, option=k + 1)
+        e = g.camp_effects[t][k]
+        if not self._affords(e[:3], p):
+            return M("cannot_pay", cost=self._amounts(e[:3]))
+        if e[7] == MARKET_ACTION:
+            return M("no_affordable_card")
+        return M("no_heritage")
+
+    @staticmethod
+    def _amounts(values: tuple[int, ...] | list[int], points: int = 0) -> list[Message]:
+        """Maize, skins and masks (then points) as a list of amount messages, leaving out the zeros."""
+        out = [M(name, n=n) for name, n in zip(("maize", "skins", "masks"), values, strict=False) if n]
+        if points:
+            out.append(M("points", n=points))
+        return out
+
+    @staticmethod
+    def _card_message(card: Any) -> Message:
+        return M("card", name=card.name, id=card.id)
+
+    def _effect_message(self, effect: Effect, end_points: int = 0, free_camp: bool = False) -> Message:
+        """What an effect gives (and costs), as ``nakum.effect`` or ``nakum.effect_cost``."""
+        gains = self._amounts(effect.gain[:3], effect.gain[3])
+        if effect.action == MARKET_ACTION:
+            gains.append(M("market_card"))
+        elif effect.action == HERITAGE_ACTION:
+            gains.append(M("heritage_card"))
+        if free_camp:
+            gains.append(M("free_camp"))
+        if end_points:
+            gains.append(M("end_points", n=end_points))
+        if not gains:
+            gains.append(M("nothing"))
+        cost = self._amounts(effect.cost)
+        return M("effect_cost", cost=cost, gains=gains) if cost else M("effect", gains=gains)
+
+    # ------------------------------------------------------ what a move did
+    def _describe(self, action: int, player: int, audience: int | None) -> Message:
+        """What the legal ``action`` does (see :meth:`State.describe_action`); a dealt card is named to its owner."""
+        g = self.game
+        c = g.content
+        if player == CHANCE:
+            head = self.draws[0]
+            if head < NUM_TILES:
+                return M("chance_tile", tile=c.tiles[action].name, pos=head + 1)
+            if head == DRAW_MARKET:
+                return M("chance_market", card=self._card_message(c.market[action]))
+            if head == DRAW_OFFERING:
+                return M("chance_offering", card=self._card_message(c.offerings[action]))
+            q = head - DRAW_DEAL
+            if audience == q:
+                return M("chance_deal", player=q + 1, seat=q, card=self._card_message(c.heritage[action]))
+            return M("chance_deal_hidden", player=q + 1, seat=q)
+        if action == 0:
+            return M("pass")
+        if action < g.A_CAMP:
+            s = action - g.A_BASIC
+            tile = c.tiles[g.basic_tile[s]]
+            effect = self._effect_message(tile.basics[g.basic_num[s]].effect)
+            return M("basic", tile=tile.name, number=g.basic_num[s] + 1, effect=effect)
+        if action < g.A_EXPLORE:
+            return M("camp", tile=c.tiles[action - g.A_CAMP].name)
+        if action < g.A_PYRAMID:
+            return M("explore", pos=action - g.A_EXPLORE + 1)
+        if action < g.A_OPTION:
+            key = ("pyramid", "pituk", "start", "grow")[action - g.A_PYRAMID]
+            return M(key)
+        if action < g.A_BUY:
+            t, k = divmod(action - g.A_OPTION, MAX_OPTIONS)
+            return M("option", tile=c.tiles[t].name, option=k + 1, effect=self._effect_message(c.tiles[t].camp[k]))
+        if action < g.A_OFFER:
+            card = c.market[action - g.A_BUY]
+            effect = self._effect_message(card.effect, card.end_points, card.free_camp)
+            return M("buy", card=self._card_message(card), effect=effect)
+        if action < g.A_HERITAGE:
+            o = c.offerings[action - g.A_OFFER]
+            cost = self._amounts(o.cost) or [M("nothing")]
+            made = self._card_message(o)
+            if o.sacrifice:
+                return M("offer_sacrifice", card=made, cost=cost, sacrifice=o.sacrifice, points=o.points)
+            return M("offer", card=made, cost=cost, points=o.points)
+        if action < g.A_FAVOUR:
+            h = c.heritage[action - g.A_HERITAGE]
+            return M("heritage", card=self._card_message(h), effect=self._effect_message(h.effect, h.end_points,
+                                                                                         h.free_camp))  # fmt: skip
+        if action < g.A_FREE:
+            return M("favour_market" if action == g.A_FAVOUR else "favour_offerings")
+        if action < g.A_REVEAL:
+            t, k = divmod(action - g.A_FREE, MAX_OPTIONS)
+            return M("free", tile=c.tiles[t].name, option=k + 1)
+        return M("reveal", pos=action - g.A_REVEAL + 1)
 
     # ------------------------------------------------------------------ text
     def _action_text(self, action: int, player: int) -> str:
@@ -1272,7 +1386,7 @@ class NakumState(State):
             legal = [a for a in ids if a in self.legal_actions(player)]
             if len(legal) == 1:
                 return legal[0]
-            raise IllegalActionError(f"{g.tiles[g.tile_index[words[1]]].name} has two basic spaces: say {text} 1 or 2")
+            raise IllegalActionError(M("two_basics", tile=g.tiles[g.tile_index[words[1]]].name, text=text))
         if (
             len(words) > 1
             and words[0] in ("place", "camp", "free")
@@ -1668,3 +1782,37 @@ class NakumState(State):
                 (scores[p], float(self.tokens[p]), float(self.res[3 * p + 2]), -float(first) if first >= 0 else -1e9)
             )
         return keys
+
+    # ----------------------------------------------------- score breakdown
+    def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
+        """Per player: each offering, each card's end points, the point tokens, and each stored resource.
+
+        The terms are :meth:`score_terms` item by item (storage resource by
+        resource, each rounded down). Before the end it is the score so far;
+        everything in it is public (a heritage card scores only once played).
+        """
+        g = self.game
+        c = g.content
+        per = g.per_point
+        players = []
+        for p in range(g.num_players):
+            terms = []
+            for x in self.made[p]:
+                label = M("score_offering", card=self._card_message(c.offerings[x]))
+                terms.append(ScoreTerm(label, float(g.offer_points[x])))
+            for x in self.bought[p]:
+                if g.card_points[x]:
+                    label = M("score_market", card=self._card_message(c.market[x]))
+                    terms.append(ScoreTerm(label, float(g.card_points[x])))
+            for x in self.played[p]:
+                if g.heritage_points[x]:
+                    label = M("score_heritage", card=self._card_message(c.heritage[x]))
+                    terms.append(ScoreTerm(label, float(g.heritage_points[x])))
+            if self.tokens[p]:
+                terms.append(ScoreTerm(M("score_tokens", count=self.tokens[p]), float(self.tokens[p])))
+            for i, key in enumerate(("score_maize", "score_skins", "score_masks")):
+                n = self.res[3 * p + i]
+                if n:
+                    terms.append(ScoreTerm(M(key, count=n, per=per[i]), float(n // per[i])))
+            players.append(PlayerScore.of(p, terms))
+        return ScoreBreakdown(self.phase == OVER, tuple(players), (M("note_ties"),))

@@ -37,6 +37,8 @@ from typing import Any
 
 from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, STATE_FORMAT, STATE_VERSION, TERMINAL, Game, State
+from ziggurat.core.message import Message
+from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.pyramix.cubes import PYRAMID_SIZE, Box, load_box
 from ziggurat.games.pyramix.geometry import (
@@ -44,6 +46,7 @@ from ziggurat.games.pyramix.geometry import (
     FACES,
     LABEL_INDEX,
     LABELS,
+    LAYER,
     LAYER_LETTERS,
     NUM_BASE,
     NUM_POSITIONS,
@@ -53,6 +56,7 @@ from ziggurat.games.pyramix.geometry import (
     UP,
     parse_place,
 )
+from ziggurat.games.pyramix.messages import M
 
 EMPTY = -1
 # cover[p] counts the occupied places resting on p (3 minus its visible faces).
@@ -235,28 +239,63 @@ class PyramixState(State):
         grid = self.grid
         return sum(1 for i in range(3) if UP[3 * place + i] < 0 or grid[UP[3 * place + i]] < 0)
 
-    def _explain_illegal(self, action: int, player: int) -> str:
+    def _why_illegal(self, action: int, player: int) -> Message:
+        """Why ``action`` is not legal now (see :meth:`State.why_illegal`): the three conditions, in order."""
         box = self.game.box
         if player == CHANCE:
-            return f"no {box.name[action]} is left in the box"
+            colour = box.colour_of[action]
+            if colour < 0:
+                return M("box_empty_cobra")
+            return M("box_empty", colour=box.colours[colour], icon=box.icons[box.icon_of[action]])
         label = LABELS[action]
         grid = self.grid
         kind = grid[action]
         if kind < 0:
-            return f"there is no cube at {label} (that place is empty)"
-        what = f"the {box.name[kind]} at {label}"
+            return M("empty", place=label)
+        cube = self._cube_message(kind)
         covering = [LABELS[u] for u in UP[3 * action : 3 * action + 3] if u >= 0 and grid[u] >= 0]
-        if len(covering) >= 2:
-            shown = "no face" if len(covering) == 3 else "only one face"
-            return (
-                f"{what} shows {shown}: it is covered by {' and '.join(covering)}; a cube must show two or three faces"
-            )
+        if len(covering) == 3:
+            return M("covered_none", cube=cube, place=label, covering=covering)
+        if len(covering) == 2:
+            return M("covered_one", cube=cube, place=label, covering=covering, count=len(covering))
         if not covering and action < NUM_BASE:
-            return f"{what} is in the tray with nothing above it: taking it would leave the tray empty there for good"
+            return M("base_gap", cube=cube, place=label)
         cobras = [LABELS[q] for q in FACES[action] if grid[q] == self.game.cobra]
-        if cobras and kind != self.game.cobra:
-            return f"{what} touches the cobra at {', '.join(cobras)}; only a cobra may be taken next to a cobra"
-        return f"taking {label} is not possible now"  # pragma: no cover - every case is named above
+        return M("cobra_touch", cube=cube, place=label, cobras=cobras, count=len(cobras))
+
+    def _cube_message(self, kind: int, name: str = "cube") -> Message:
+        """``the blue ankh`` / ``the cobra`` (``name="kind"``: ``blue ankh`` / ``cobra``)."""
+        box = self.game.box
+        colour = box.colour_of[kind]
+        if colour < 0:
+            return M("cobra" if name == "cube" else "kind_cobra")
+        return M(name, colour=box.colours[colour], icon=box.icons[box.icon_of[kind]])
+
+    def sliding_line(self, place: int) -> list[int]:
+        """The places of the cubes that slide down one step when the cube at ``place`` is taken (the cascade)."""
+        grid = self.grid
+        covering = [i for i in range(3) if UP[3 * place + i] >= 0 and grid[UP[3 * place + i]] >= 0]
+        if len(covering) != 1:
+            return []
+        i = covering[0]
+        line = []
+        u = UP[3 * place + i]
+        while u >= 0 and grid[u] >= 0:
+            line.append(u)
+            u = UP[3 * u + i]
+        return line
+
+    # ------------------------------------------------------ what a move did
+    def _describe(self, action: int, player: int, audience: int | None) -> Message:
+        """What the legal ``action`` does (see :meth:`State.describe_action`): Pyramix hides nothing."""
+        if player == CHANCE:
+            return M("stack", kind=self._cube_message(action, "kind"), place=LABELS[self.fill])
+        cube = self._cube_message(self.grid[action])
+        layer = LAYER[action] + 1
+        line = self.sliding_line(action)
+        if line:
+            return M("take_cascade", cube=cube, place=LABELS[action], layer=layer, line=[LABELS[u] for u in line])
+        return M("take", cube=cube, place=LABELS[action], layer=layer)
 
     # ------------------------------------------------------------------ text
     def _action_text(self, action: int, player: int) -> str:
@@ -503,6 +542,65 @@ class PyramixState(State):
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(float(s) for s in self.score_now())
+
+    def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
+        """Per player: the cubes taken, kind by kind, then the tray's cubes of each colour they lead in ankhs.
+
+        Before the end it is :meth:`score_now`, the tray scored as it stands.
+        The notes tell the cobra clearing, who collects each colour (or the tie),
+        and the cubes left above the tray. Nothing in Pyramix is hidden.
+        """
+        g = self.game
+        box = g.box
+        grid = self.grid
+        leaders = self.colour_leaders()
+        out = self.tray_out()
+        gone = set(out)
+        majority = box.icons[box.majority_icon]
+        tray = [0] * g.num_kinds  # the tray's cubes that count, by kind
+        for p in range(NUM_BASE):
+            if p not in gone and grid[p] >= 0:
+                tray[grid[p]] += 1
+        players = []
+        for p in range(g.num_players):
+            terms = []
+            for k, n in enumerate(self.collection(p)):
+                if not n:
+                    continue
+                colour = box.colour_of[k]
+                if colour < 0:
+                    terms.append(ScoreTerm(M("score_cobras", count=n), 0.0))
+                    continue
+                each = box.points[k]
+                label = M("score_taken", count=n, colour=box.colours[colour], icon=box.icons[box.icon_of[k]], each=each)
+                terms.append(ScoreTerm(label, float(n * each)))
+            for k, n in enumerate(tray):
+                colour = box.colour_of[k]
+                if n and colour >= 0 and leaders[colour] == p:
+                    each = box.points[k]
+                    label = M("score_tray", count=n, colour=box.colours[colour], icon=box.icons[box.icon_of[k]],
+                              each=each, majority=majority)  # fmt: skip
+                    terms.append(ScoreTerm(label, float(n * each)))
+            players.append(PlayerScore.of(p, terms))
+        notes = []
+        cobras = [LABELS[p] for p in range(NUM_BASE) if grid[p] == box.cobra]
+        if cobras:
+            notes.append(M("note_cleared", count=len(cobras), cobras=cobras, places=[LABELS[p] for p in out]))
+        counts = [self.ankhs(p) for p in range(g.num_players)]
+        for c, name in enumerate(box.colours):
+            leader = leaders[c]
+            best = max(a[c] for a in counts)
+            if leader is not None:
+                leads = M("note_leader", colour=name, player=leader + 1, seat=leader, ankhs=best, majority=majority)
+                notes.append(leads)
+            elif best:
+                notes.append(M("note_tie", colour=name, ankhs=best, majority=majority))
+            else:
+                notes.append(M("note_none", colour=name, majority=majority))
+        above = sum(1 for p in range(NUM_BASE, NUM_POSITIONS) if grid[p] >= 0)
+        if above and not self.moves:
+            notes.append(M("note_above", count=above))
+        return ScoreBreakdown(self.current == TERMINAL, tuple(players), tuple(notes))
 
     # ------------------------------------------------------------------ view
     def view(self, player: int | None = None) -> dict[str, Any]:
