@@ -69,6 +69,12 @@ def claim(url: str, invite: str, name: str) -> str:
     return str(r.json()["token"])
 
 
+def seated_pair(url: str, **extra: Any) -> tuple[str, str, str]:
+    """A two-player Lucent table with Ana (its creator) and Bea seated: its id and their secrets."""
+    created = new_table(url, **extra)
+    return created["id"], created["token"], claim(url, created["invites"][0]["token"], "Bea")
+
+
 def refused_everywhere(url: str, table: str, secret: str, seat: int) -> None:
     """``secret`` shows nothing of a seat and acts for none, whatever it is asked."""
     for method, path, body in [
@@ -173,9 +179,7 @@ def test_an_invite_only_lets_its_holder_sit_down(wire: tuple[ThreadedServer, Clo
 def test_a_seat_moved_to_another_device_leaves_the_old_one_nothing(wire: tuple[ThreadedServer, Clock]) -> None:
     server, _ = wire
     url = server.url
-    created = new_table(url)
-    table, ana = created["id"], created["token"]
-    bea = claim(url, created["invites"][0]["token"], "Bea")
+    table, ana, bea = seated_pair(url)
 
     async def run() -> None:
         laptop = await Socket(server.ws_url, table, ana).open()
@@ -209,9 +213,7 @@ def test_a_seat_moved_to_another_device_leaves_the_old_one_nothing(wire: tuple[T
 def test_a_player_who_leaves_keeps_no_seat_on_any_socket(wire: tuple[ThreadedServer, Clock]) -> None:
     server, _ = wire
     url = server.url
-    created = new_table(url)
-    table, ana = created["id"], created["token"]
-    bea = claim(url, created["invites"][0]["token"], "Bea")
+    table, ana, bea = seated_pair(url)
 
     async def run() -> None:
         mine = await Socket(server.ws_url, table, bea).open()
@@ -231,9 +233,7 @@ def test_a_player_who_leaves_keeps_no_seat_on_any_socket(wire: tuple[ThreadedSer
 def test_a_seat_a_bot_takes_over_is_taken_from_its_sockets(wire: tuple[ThreadedServer, Clock]) -> None:
     server, clock = wire
     url = server.url
-    created = new_table(url, pace="realtime", clock=60, increment=0)
-    table, ana = created["id"], created["token"]
-    bea = claim(url, created["invites"][0]["token"], "Bea")
+    table, ana, bea = seated_pair(url, pace="realtime", clock=60, increment=0)
     first = to_move(url, table)[0]
     late, waiting = (ana, bea) if first == 0 else (bea, ana)
 
