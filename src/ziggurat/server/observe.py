@@ -21,40 +21,64 @@ import os
 import time
 from typing import Any
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from ziggurat.server.limits import client_key
 
 log = logging.getLogger("ziggurat.server")
 access = logging.getLogger("ziggurat.access")
 
+# The server's own registry: what ``--prometheus`` serves in one process (the multiprocess collector reads the
+# processes' files instead). Not the library's global one, which a second import of this module (a test
+# runner's, say) would fill twice.
+REGISTRY = CollectorRegistry()
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.08, 0.1, 0.25, 0.5, 1.0, 2.5)
 THINKING_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0, 15.0)
 
-MOVES = Counter("ziggurat_moves", "Decisions applied at tables", ["by"])
+MOVES = Counter("ziggurat_moves", "Decisions applied at tables", ["by"], registry=REGISTRY)
 MOVE_SECONDS = Histogram(
     "ziggurat_move_seconds",
     "From a move's arrival until every connection of its table that sees it was sent the result",
     buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
 )
-REQUESTS = Counter("ziggurat_http_requests", "HTTP requests answered", ["method", "route", "status"])
+REQUESTS = Counter("ziggurat_http_requests", "HTTP requests answered", ["method", "route", "status"], registry=REGISTRY)
 REQUEST_SECONDS = Histogram(
-    "ziggurat_http_request_seconds", "Time to answer an HTTP request", ["route"], buckets=LATENCY_BUCKETS
+    "ziggurat_http_request_seconds",
+    "Time to answer an HTTP request",
+    ["route"],
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
 )
-REFUSALS = Counter("ziggurat_refusals", "Requests and moves refused, by error code", ["code"])
-INTERNAL_ERRORS = Counter("ziggurat_internal_errors", "Unexpected failures (a 500, or an error frame 'internal')")
-CONNECTIONS = Gauge("ziggurat_websocket_connections", "Open WebSocket connections", multiprocess_mode="livesum")
-TABLES_CACHED = Gauge("ziggurat_tables_cached", "Tables held in memory", multiprocess_mode="livesum")
-JOBS = Counter("ziggurat_jobs", "Jobs done (bots, clocks, mails, ratings), by kind and outcome", ["kind", "outcome"])
+REFUSALS = Counter("ziggurat_refusals", "Requests and moves refused, by error code", ["code"], registry=REGISTRY)
+INTERNAL_ERRORS = Counter(
+    "ziggurat_internal_errors", "Unexpected failures (a 500, or an error frame 'internal')", registry=REGISTRY
+)
+CONNECTIONS = Gauge(
+    "ziggurat_websocket_connections", "Open WebSocket connections", multiprocess_mode="livesum", registry=REGISTRY
+)
+TABLES_CACHED = Gauge("ziggurat_tables_cached", "Tables held in memory", multiprocess_mode="livesum", registry=REGISTRY)
+JOBS = Counter(
+    "ziggurat_jobs",
+    "Jobs done (bots, clocks, mails, ratings), by kind and outcome",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
 BOT_SECONDS = Histogram(
-    "ziggurat_bot_thinking_seconds", "A bot's time to decide, in its worker", ["bot"], buckets=THINKING_BUCKETS
+    "ziggurat_bot_thinking_seconds",
+    "A bot's time to decide, in its worker",
+    ["bot"],
+    buckets=THINKING_BUCKETS,
+    registry=REGISTRY,
 )
-LOGINS = Counter("ziggurat_logins", "Log-in attempts, by outcome (ok, wrong, throttled)", ["outcome"])
+LOGINS = Counter(
+    "ziggurat_logins", "Log-in attempts, by outcome (ok, wrong, throttled)", ["outcome"], registry=REGISTRY
+)
 
 
 def serve_metrics(address: str) -> None:
     """Serve the metrics on ``HOST:PORT`` from a thread of this process (all processes' when multiprocess)."""
-    from prometheus_client import REGISTRY, CollectorRegistry, multiprocess, start_http_server
+    from prometheus_client import multiprocess, start_http_server
 
     host, _, port = address.rpartition(":")
     registry = REGISTRY
