@@ -141,6 +141,8 @@ def tutorial_frame(lessons: learn.Lessons, step: int, lang: str, with_history: b
         out["say"] = str(texts["say"])
         out["hint"] = str(texts.get("hint", ""))
         out["next"] = expected is None
+    elif tutorial.steps[-1].do is None:  # the end keeps the last words on screen (often the scoring)
+        out["say"] = str(learn.step_texts(tutorial.steps[-1], lang)["say"])
     if frame.state.is_terminal():
         outcome = frame.state.outcome()
         out["scores"] = [

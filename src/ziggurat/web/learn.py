@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -46,6 +47,8 @@ __all__ = [
     "Tutorial",
     "TutorialFrame",
     "lessons",
+    "load",
+    "rules_page",
     "why_not",
 ]
 
@@ -150,7 +153,7 @@ def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], sour
     if key not in data:
         raise ContentError(source, "is missing", entry, key)
     value = data[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         raise ContentError(source, f"has the wrong type ({type(value).__name__})", entry, key)
     return value
 
@@ -209,6 +212,7 @@ class Lessons:
     name: str
     package: str
     rules: dict[str, str]
+    folder: Path | None = field(default=None, kw_only=True)  # where the files are read from (None: the package)
     figures: dict[str, Figure]
     tutorial: Tutorial | None
     _states: dict[str, State] = field(default_factory=dict, repr=False)
@@ -219,7 +223,7 @@ class Lessons:
         """The state of ``position`` (a fresh one on every call)."""
         game = make_game(self.game_id, position.players, position.options)
         if position.state is not None:
-            raw, where = read_content(self.package, position.state, None, "saved state")
+            raw, where = _read(self.package, self.folder, position.state, "saved state")
             try:
                 state = game.state_from_json(json.loads(raw))
             except (json.JSONDecodeError, ZigguratError) as exc:
@@ -323,18 +327,29 @@ def why_not(state: State, action: int, player: int) -> str:
     return ""
 
 
-def _load(game_id: str) -> Lessons:
+def _read(package: str, folder: Path | None, name: str, what: str) -> tuple[bytes, str]:
+    """A learn file: from ``folder`` if given, else the game package's ``data/``."""
+    return read_content(package, name, None if folder is None else folder / name, what)
+
+
+def load(game_id: str, folder: Path | str | None = None) -> Lessons:
+    """Read and check a game's rules pages, figures and tutorial (each call reads them again).
+
+    ``folder`` holds the files instead of the game's ``data/`` (to check a draft: every move is played
+    by the engine, and a bad entry is a :class:`~ziggurat.core.errors.ContentError` naming it).
+    """
     entry = get_game(game_id)
     spec = entry.game_class.spec
     package = entry.game_class.__module__.rsplit(".", 1)[0]
+    where_from = None if folder is None else Path(folder)
     rules = {}
     for lang in LANGUAGES:
-        raw, where = read_content(package, f"rules.{lang}.md", None, "rules page")
+        raw, where = _read(package, where_from, f"rules.{lang}.md", "rules page")
         try:
             rules[lang] = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise ContentError(where, "is not UTF-8 text") from None
-    raw, source = read_content(package, "learn.toml", None, "figures and tutorial")
+    raw, source = _read(package, where_from, "learn.toml", "figures and tutorial")
     data = parse_toml(raw, source)
     tutorial = _tutorial(data["tutorial"], source) if "tutorial" in data else None
     figures = {}
@@ -353,7 +368,7 @@ def _load(game_id: str) -> Lessons:
             elif isinstance(raw_step, int) and not isinstance(raw_step, bool) and 1 <= raw_step <= count:
                 step = raw_step - 1
             else:
-                raise ContentError(source, f"must be a step from 1 to {count}, or \"end\"", entry_name, "step")
+                raise ContentError(source, f'must be a step from 1 to {count}, or "end"', entry_name, "step")
             position, players = None, tutorial.start.players
         else:
             position = _position(fig, source, entry_name)
@@ -366,7 +381,15 @@ def _load(game_id: str) -> Lessons:
             refuse=_moves(fig, "refuse", source, entry_name),
             step=step,
         )
-    lessons = Lessons(game_id=spec.id, name=spec.name, package=package, rules=rules, figures=figures, tutorial=tutorial)
+    lessons = Lessons(
+        game_id=spec.id,
+        name=spec.name,
+        package=package,
+        rules=rules,
+        figures=figures,
+        tutorial=tutorial,
+        folder=where_from,
+    )
     _check(lessons, source)
     return lessons
 
@@ -433,7 +456,8 @@ def _check(lessons: Lessons, source: str) -> None:
             try:
                 state.action_from_text(text, who)
             except ZigguratError as exc:
-                raise ContentError(source, f"shows {text!r}, which is not a legal move there ({exc})", f"figure.{name}")
+                problem = f"shows {text!r}, which is not a legal move there ({exc})"
+                raise ContentError(source, problem, f"figure.{name}") from None
         for text in figure.refuse:
             action = _action_id(state, text, who)
             if action in state.legal_actions(who):
@@ -448,7 +472,7 @@ _FIGURE_REF = re.compile(r"\]\(figure:([A-Za-z0-9_-]+)\)")
 @cache
 def lessons(game_id: str) -> Lessons:
     """The checked rules pages, figures and tutorial of a game (loaded once)."""
-    return _load(get_game(game_id).game_class.spec.id)
+    return load(get_game(game_id).game_class.spec.id)
 
 
 # --------------------------------------------------------------------------- the tutorial engine
@@ -639,7 +663,7 @@ def _rules_page(game_id: str, lang: str) -> RulesPage:
             if len(kids) == 1 and kids[0].type == "image" and str(kids[0].attrGet("src") or "").startswith("figure:"):
                 name = str(kids[0].attrGet("src"))[len("figure:") :]
                 block = Token("html_block", "", 0)
-                block.content = _figure_html(learn, name, kids[0].content, lang)
+                block.content = _figure_html(learn, name, kids[0].content)
                 out.append(block)
                 i += 3
                 continue
@@ -649,13 +673,10 @@ def _rules_page(game_id: str, lang: str) -> RulesPage:
     return RulesPage(title=title, sections=tuple(sections), html=Markup(html))
 
 
-def _figure_html(learn: Lessons, name: str, caption: str, lang: str) -> str:
+def _figure_html(learn: Lessons, name: str, caption: str) -> str:
     cap_id = f"fig-{name}-caption"
-    return str(
-        Markup('<figure class="zg-figure" id="fig-{}" aria-labelledby="{}">{}<figcaption id="{}">{}</figcaption></figure>\n').format(
-            name, cap_id, Markup(learn.figure_board(name)), cap_id, caption
-        )
-    )
+    markup = Markup('<figure class="zg-figure" id="fig-{}" aria-labelledby="{}">{}<figcaption id="{}">{}</figcaption>')
+    return str(markup.format(name, cap_id, Markup(learn.figure_board(name)), cap_id, caption)) + "</figure>\n"
 
 
 def render_text(text: str) -> Markup:
