@@ -212,9 +212,9 @@ class Lessons:
     name: str
     package: str
     rules: dict[str, str]
-    folder: Path | None = field(default=None, kw_only=True)  # where the files are read from (None: the package)
     figures: dict[str, Figure]
     tutorial: Tutorial | None
+    folder: Path | None = None  # where the files are read from (None: the game package's data/)
     _states: dict[str, State] = field(default_factory=dict, repr=False)
     _run: TutorialRun | None = field(default=None, repr=False)
 
@@ -297,18 +297,25 @@ _TAG = r"<(?P<tag>[a-z]+)(?P<attrs>[^>]*?\sdata-key=\"{key}\"[^>]*)>"
 
 
 def _mark_path(svg: str, path: Sequence[str], cls: str) -> str:
-    """Add ``cls`` to the element of the path's last key (earlier keys are shown as chosen)."""
+    """Add ``cls`` to the element of the path's last key (earlier keys are shown as chosen).
+
+    >>> svg = '<g data-key="hand:red" class="x"></g><rect data-key="slot:0:3"/>'
+    >>> _mark_path(svg, ["hand:red", "slot:0:3"], "zg-legal")
+    '<g data-key="hand:red" class="zg-selected x"></g><rect data-key="slot:0:3" class="zg-legal"/>'
+    """
     for i, key in enumerate(path):
         name = cls if i == len(path) - 1 else "zg-selected"
         pattern = re.compile(_TAG.format(key=re.escape(str(escape(key)))))
 
         def add(m: re.Match[str], name: str = name) -> str:
-            attrs = m.group("attrs")
+            attrs, end = m.group("attrs"), ">"
+            if attrs.endswith("/"):  # a self-closing element
+                attrs, end = attrs[:-1], "/>"
             if ' class="' in attrs:
                 attrs = attrs.replace(' class="', f' class="{name} ', 1)
             else:
                 attrs += f' class="{name}"'
-            return f"<{m.group('tag')}{attrs}>"
+            return f"<{m.group('tag')}{attrs}{end}"
 
         svg = pattern.sub(add, svg, count=1)
     return svg
