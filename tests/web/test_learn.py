@@ -233,11 +233,15 @@ def test_rules_pages_in_each_language(web: TestClient) -> None:
 
 
 def test_no_inline_script_or_style_on_the_new_pages(web: TestClient) -> None:
-    for url in ("/rules", "/rules/kukulkan", "/learn/lucent", "/"):
+    pages = ["/", "/rules"] + [f"/rules/{g}" for g in GAMES] + [f"/learn/{g}" for g in GAMES]
+    for url in pages + [f"/rules/{g}/panel" for g in GAMES]:
         html = web.get(url).text
-        assert "style=" not in html, url
-        for tag in re.findall(r"<script[^>]*>", html):
-            assert "src=" in tag or 'type="application/json"' in tag, (url, tag)
+        assert "<style" not in html and " style=" not in html, url
+        assert not re.search(r"\son[a-z]+=", html), f"{url}: an inline event handler"
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert 'src="/static/' in tag or 'type="application/json"' in tag, (url, tag)
+    for url in pages:
+        assert "script-src 'self'" in web.get(url).headers["content-security-policy"], url
 
 
 def test_the_tutorial_api_walks_a_tutorial_and_refuses_bad_requests(web: TestClient) -> None:
