@@ -18,6 +18,7 @@ the browser's ``Accept-Language``.
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -114,7 +115,13 @@ async def rules_panel(request: Request, game: str) -> Response:
 
 # ------------------------------------------------------------------ tutorials
 def tutorial_frame(lessons: learn.Lessons, step: int, lang: str, with_history: bool = False) -> dict[str, Any]:
-    """The tutorial at ``step`` as the page draws it."""
+    """The tutorial at ``step`` as the page draws it (the same for everyone: made once, then kept; do not change it)."""
+    return _tutorial_frame(lessons.game_id, step, lang, with_history)
+
+
+@functools.lru_cache(maxsize=512)
+def _tutorial_frame(game_id: str, step: int, lang: str, with_history: bool) -> dict[str, Any]:
+    lessons = learn.lessons(game_id)
     run = lessons.run()
     tutorial = run.tutorial
     frame = run.frame(step)
