@@ -65,9 +65,10 @@ def test_every_tutorial_is_walked_to_its_end_by_clicks(
     page.click(f"[data-testid=learn-{game}]")  # one click from the lobby
     page.wait_for_url(re.compile(rf".*/learn/{game}.*"))
     walk(page, game, shots)
-    scores = page.locator("#zg-scores li")
+    scores = page.locator("#zg-scores > li")
     run = learn.lessons(game).run()
     assert scores.count() == run.tutorial.start.players
+    assert page.locator("#zg-scores > li li").count() >= 1  # the score broken down into the game's terms
     screenshot(page, shots, f"learn-{game}-end-1366")
     # the end: a real game against the tutorial's bot
     page.click("#zg-play")
@@ -109,7 +110,7 @@ def test_a_wrong_click_is_told_why(browser: Any, web: ThreadedServer) -> None:
     click_key(page, "take:28b")
     wrong.wait_for(state="visible")
     assert "not a legal move" in wrong.inner_text()
-    assert "place it first" in wrong.inner_text()
+    assert "place it in your pyramid first" in wrong.inner_text()
     assert page.locator("#zg-tutorial").get_attribute("data-step") == "3"
     assert not page.js_errors, page.js_errors
 

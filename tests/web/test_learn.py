@@ -146,8 +146,8 @@ def test_a_draft_loads_from_a_folder(tmp_path: Path) -> None:
     ("old", "new", "message"),
     [
         ('do = "take 15a"', 'do = "base"', r"tutorial.step 3.*expects 'base', which is not legal"),
-        ('do = "take 15a"', 'do = "take 28b"', r"step 4.*'row 2 pos 3'.*the 11b under its right half is lighter"),
-        ('do = "row 2 pos 3"', 'do = "row 2 pos 4"', r"tutorial.step 4.*'row 2 pos 4'.*needs two cards under it"),
+        ('do = "take 15a"', 'do = "take 28b"', r"step 4.*'row 2 pos 3'.*heavier than the 11 \(bat\|quetzal\) under"),
+        ('do = "row 2 pos 3"', 'do = "row 2 pos 4"', r"step 4.*'row 2 pos 4'.*needs two cards side by side"),
         ('"chance: reveal 25b", ', "", r"tutorial.step 4.*cannot play 'take 25b'"),
         ('then = ["jade 15a"]', "then = []", r"tutorial.step 3.*expects 'take 15a'"),
         ("scores = [14, 16]", "scores = [15, 16]", r"engine scores \[14.0, 16.0\]"),
@@ -200,10 +200,11 @@ def test_a_click_is_checked_against_its_step() -> None:
     placing = run.frame(3).state
     assert run.check(3, placing.action_from_text("base left", 0)).kind == "other"
     illegal = run.check(3, 0)  # jade on the first Quarry card while placing: the engine says why not
-    assert illegal.kind == "illegal" and "you took the 15a: place it first" in illegal.why
+    assert illegal.kind == "illegal" and illegal.why is not None
+    assert illegal.why.id == "kuhnah.place_first" and illegal.why == placing.why_illegal(0, 0)
     # a click on the board that makes no legal move is found through the drawing, then explained
     clicked = run.check_path(3, ["take:28b"])
-    assert clicked.kind == "illegal" and "place it first" in clicked.why
+    assert clicked.kind == "illegal" and clicked.why is not None and clicked.why.id == "kuhnah.place_first"
     assert run.check_path(3, ["no-such-key"]).kind == "nothing"
     assert run.check_path(3, ["slot:2:3"]) == learn.Verdict(True, "ok")
 
@@ -259,12 +260,18 @@ def test_the_tutorial_api_walks_a_tutorial_and_refuses_bad_requests(web: TestCli
         others = [a for a in frame["actions"] if a["id"] != frame["expect_id"]]
         if others:
             answer = web.post(f"/api/learn/lucent/{step}", json={"action": others[0]["id"]}).json()
-            assert answer == {"ok": False, "kind": "other", "why": ""}
+            assert answer == {"ok": False, "kind": "other", "why": "", "why_id": None}
         answer = web.post(f"/api/learn/lucent/{step}", json={"action": frame["expect_id"]}).json()
         assert answer["ok"] and answer["frame"]["step"] == step + 1
         step += 1
     end = web.get(f"/api/learn/lucent/{run.steps}").json()
     assert end["end"] and end["over"] and [s["score"] for s in end["scores"]] == ["1", "0"]
+    # how the score came about: the engine's own terms
+    assert end["scores"][0]["terms"] == [{"label": "placed the last gem", "points": "1"}]
+    assert end["notes"]
+    illegal = web.post("/api/learn/kuhnah/3", json={"action": 0}).json()  # a jade while placing the 15
+    assert illegal["ok"] is False and illegal["kind"] == "illegal" and illegal["why_id"] == "kuhnah.place_first"
+    assert "place it in your pyramid first" in illegal["why"]
     assert web.get(f"/api/learn/lucent/{run.steps + 1}").status_code == 404
     assert web.get("/api/learn/nope/0").status_code == 404
     for body in ({"action": "x"}, {"action": True}, {"path": []}, {"path": [1]}, {}):

@@ -151,11 +151,22 @@ def _tutorial_frame(game_id: str, step: int, lang: str, with_history: bool) -> d
     elif tutorial.steps[-1].do is None:  # the end keeps the last words on screen (often the scoring)
         out["say"] = str(learn.step_texts(tutorial.steps[-1], lang)["say"])
     if frame.state.is_terminal():
+        # how each score comes about, in the game's own scoring terms
         outcome = frame.state.outcome()
+        breakdown = frame.state.score_breakdown(seat)
         out["scores"] = [
-            {"name": seats[p]["name"], "score": pages.num(outcome.scores[p]), "rank": outcome.ranks[p]}
-            for p in range(len(seats))
+            {
+                "name": pages.seat_name(seats, p.player),
+                "score": pages.num(outcome.scores[p.player]),
+                "rank": outcome.ranks[p.player],
+                "terms": [
+                    {"label": str(t.label), "points": None if t.points is None else pages.num(t.points)}
+                    for t in p.terms
+                ],
+            }
+            for p in breakdown.players
         ]
+        out["notes"] = [str(n) for n in breakdown.notes]
     return out
 
 
@@ -226,7 +237,8 @@ async def api_tutorial_check(request: Request, game: str, step: int) -> Any:
         raise ServiceError("bad_request", "send {'action': id} or {'path': [the keys clicked]}")
     lang = language(request)
     if not verdict.ok:
-        return {"ok": False, "kind": verdict.kind, "why": verdict.why}
+        why = verdict.why
+        return {"ok": False, "kind": verdict.kind, "why": str(why) if why else "", "why_id": why.id if why else None}
     texts = learn.step_texts(run.tutorial.steps[step], lang)
     return {
         "ok": True,

@@ -35,6 +35,7 @@ from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError, IllegalActionError, ZigguratError
 from ziggurat.core.game import CHANCE, State
 from ziggurat.core.journal import Entry, Journal
+from ziggurat.core.message import Message
 from ziggurat.core.registry import GameEntry
 from ziggurat.core.svg import Board
 
@@ -321,17 +322,15 @@ def _mark_path(svg: str, path: Sequence[str], cls: str) -> str:
     return svg
 
 
-def why_not(state: State, action: int, player: int) -> str:
-    """Why ``player`` may not make ``action`` here, in the engine's words.
+def why_not(state: State, action: int, player: int) -> Message | None:
+    """Why ``player`` may not make ``action`` here, in the engine's words (None: it is legal).
 
-    (One place to ask, so that the engine's explanation API can take over here.)
+    The message carries an id and parameters, so a front end in another language renders its own text.
     """
     try:
-        probe = state.clone()
-        probe.apply_action(action, player)
-    except ZigguratError as exc:
-        return str(exc)
-    return ""
+        return state.why_illegal(action, player)
+    except ZigguratError:  # not an action of this game at all
+        return None
 
 
 def _read(package: str, folder: Path | None, name: str, what: str) -> tuple[bytes, str]:
@@ -581,8 +580,7 @@ class TutorialRun:
         state = self.frames[step].state
         if action in state.legal_actions(self.tutorial.seat):
             return Verdict(False, "other")
-        why = why_not(state, action, self.tutorial.seat) if isinstance(action, int) else ""
-        return Verdict(False, "illegal", why)
+        return Verdict(False, "illegal", why_not(state, action, self.tutorial.seat))
 
     def check_path(self, step: int, path: Sequence[str]) -> Verdict:
         """The learner clicked ``path`` on the board, which makes no legal move: why not, where the engine says.
@@ -613,11 +611,14 @@ class TutorialRun:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The answer to a click: right or not; ``kind`` ``ok``, ``other`` (legal, not asked), ``illegal``, ``nothing``."""
+    """The answer to a click: right or not; ``kind`` ``ok``, ``other`` (legal, not asked), ``illegal``, ``nothing``.
+
+    ``why``: for an illegal move, the engine's reason.
+    """
 
     ok: bool
     kind: str
-    why: str = ""
+    why: Message | None = None
 
 
 # --------------------------------------------------------------------------- rules pages

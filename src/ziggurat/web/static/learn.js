@@ -80,6 +80,32 @@ function markExpected(path) {
   }
 }
 
+// each player's score in the game's own terms (the engine's breakdown), and what applies to everyone
+function showScores(f) {
+  scoresEl.replaceChildren(
+    ...(f.scores || []).map((s) => {
+      const li = document.createElement("li");
+      const total = document.createElement("strong");
+      total.textContent = `${s.name}: ${s.score}`;
+      const terms = document.createElement("ul");
+      for (const t of s.terms) {
+        const term = document.createElement("li");
+        term.textContent = `${t.label}: ${t.points === null ? "?" : t.points}`;
+        terms.append(term);
+      }
+      li.append(total, terms);
+      return li;
+    }),
+  );
+  document.getElementById("zg-score-notes").replaceChildren(
+    ...(f.notes || []).map((n) => {
+      const li = document.createElement("li");
+      li.textContent = n;
+      return li;
+    }),
+  );
+}
+
 function show(f, { fromCheck = false, drawn = false } = {}) {
   frame = f;
   wrongs = 0;
@@ -93,15 +119,7 @@ function show(f, { fromCheck = false, drawn = false } = {}) {
   document.getElementById("zg-step-no").textContent = String(f.end ? f.steps : f.step + 1);
   nextButton.hidden = !f.next;
   endEl.hidden = !f.end;
-  if (f.end) {
-    scoresEl.replaceChildren(
-      ...(f.scores || []).map((s) => {
-        const li = document.createElement("li");
-        li.textContent = `${s.name}: ${s.score}`;
-        return li;
-      }),
-    );
-  }
+  if (f.end) showScores(f);
   root.dataset.step = String(f.step);
   root.dataset.end = String(f.end);
   history.replaceState(null, "", `/learn/${game}?lang=${lang}&step=${f.step}`);
