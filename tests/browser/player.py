@@ -9,11 +9,8 @@ TURN_OR_END = """() => {
   const r = document.getElementById('zg-table');
   return r.dataset.pending !== 'true' && (r.dataset.myTurn === 'true' || r.dataset.phase === 'over');
 }"""
-PICK = """(choice) => {
-  // one highlighted part of the board, and a point of it a click really reaches (nothing covers it there)
-  const legal = [...document.querySelectorAll('#zg-board .zg-legal')];
-  if (!legal.length) return null;
-  const el = legal[Math.floor(choice * legal.length)];
+# a point of a board element that a click really reaches (nothing covers it there): [key, x, y] (x, y null if none)
+REACH = """function reach(el) {
   el.scrollIntoView({block: 'center', inline: 'center'});
   const box = el.getBoundingClientRect();
   const steps = 9;
@@ -28,6 +25,25 @@ PICK = """(choice) => {
   }
   return [el.dataset.key, null, null];
 }"""
+PICK = (
+    """(choice) => {
+  // one highlighted part of the board, and a point of it a click really reaches
+  const legal = [...document.querySelectorAll('#zg-board .zg-legal')];
+  if (!legal.length) return null;
+  return reach(legal[Math.floor(choice * legal.length)]);
+  """
+    + REACH
+    + "\n}"
+)
+KEY_POINT = (
+    """(key) => {
+  // the board element with this data-key, and a point of it a click really reaches
+  const el = [...document.querySelectorAll('#zg-board [data-key]')].find((e) => e.dataset.key === key);
+  return el ? reach(el) : null;
+  """
+    + REACH
+    + "\n}"
+)
 MOVED_OR_SELECTED = """(n0) => {
   const r = document.getElementById('zg-table');
   return Number(r.dataset.n) !== n0 || document.querySelector('#zg-board .zg-selected') !== null;

@@ -47,7 +47,7 @@ from starlette.requests import ClientDisconnect
 
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
-from ziggurat.server import community, frames
+from ziggurat.server import community, frames, learn
 from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User, check_signup, name_key
 from ziggurat.server.admin import Admin
 from ziggurat.server.community import current_user
@@ -465,6 +465,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLog)  # outermost: every answer counted, timed and logged
     app.mount("/static", StaticFiles(packages=[("ziggurat.web", "static")]), name="static")
     app.include_router(community.router)
+    app.include_router(learn.router)
 
     def server() -> Server:
         return holder["server"]

@@ -19,7 +19,10 @@ env = Environment(
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
     lstrip_blocks=True,
+    extensions=["jinja2.ext.i18n"],
 )
+# Page text goes through _() / {% trans %}; until the translation catalogs are wired in, English as written.
+env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
 
 
 def num(value: float) -> str:
