@@ -20,7 +20,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from ziggurat.core.errors import ZigguratError
+from ziggurat.core.content import read_limited
+from ziggurat.core.documents import load_json
+from ziggurat.core.errors import DocumentError, ZigguratError
 
 RUN_FORMAT = "ziggurat-run"
 RUN_VERSION = 1
@@ -139,21 +141,57 @@ def save_spec(path: Path, spec: Mapping[str, Any]) -> None:
     path.write_text(json.dumps({"format": RUN_FORMAT, "version": RUN_VERSION, **spec}, indent=1) + "\n")
 
 
+RUN_FIELDS: dict[str, tuple[type, ...]] = {
+    "game": (str,),
+    "players": (int,),
+    "options": (dict,),
+    "bots": (list,),
+    "games": (int,),
+    "seed": (int,),
+    "bot_options": (dict,),
+}
+"""The fields of every run description and their JSON types (a command may add its own)."""
+
+COMMAND_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "simulate": {"rotate": (bool,), "compare_variants": (bool,)},
+}
+"""Further fields a command's run description must have."""
+
+
 def load_spec(path: Path, command: str) -> dict[str, Any]:
-    """Read the description of a run of ``command`` (a clear error if there is none or it is not one)."""
+    """Read the description of a run of ``command`` (a clear error if there is none or it is not one).
+
+    The file is read as every document from outside is (:func:`~ziggurat.core.documents.load_json`:
+    at most 1 MiB, nesting and numbers within limits), and each field must have its type.
+    """
+    reason = "it must be a readable file of at most 1 MiB"
+    if not path.exists():
+        raise ZigguratError(f"nothing to resume: {path} does not exist (was the run started with this output?)")
+    raw = read_limited(path, lambda: ZigguratError(f"cannot read the run description {path} ({reason})"))
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ZigguratError(
-            f"nothing to resume: {path} does not exist (was the run started with this output?)"
-        ) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ZigguratError(f"cannot read the run description {path}: {exc}") from None
+        data = load_json(raw, str(path))
+    except DocumentError as exc:
+        raise ZigguratError(f"cannot read the run description {path}: {exc.problem}") from None
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT or data.get("version") != RUN_VERSION:
         raise ZigguratError(f"{path} is not a run description")
     if data.get("command") != command:
         raise ZigguratError(f"{path} describes a {data.get('command')!r} run, not {command!r}")
+    for name, types in {**RUN_FIELDS, **COMMAND_FIELDS.get(command, {})}.items():
+        value = data.get(name)
+        if not isinstance(value, types) or (int in types and isinstance(value, bool)):
+            raise ZigguratError(f"{path} is not a whole run description: {name!r} is missing or not a {_kind(types)}")
+    if not data["bots"] or not all(isinstance(b, str) for b in data["bots"]):
+        raise ZigguratError(f"{path}: 'bots' must be a list of bot names")
+    if not all(isinstance(v, dict) for v in data["bot_options"].values()):
+        raise ZigguratError(f"{path}: 'bot_options' must map each bot to its options")
+    if "engine" in data and not isinstance(data["engine"], str):
+        raise ZigguratError(f"{path}: 'engine' must be a name")
     return data
+
+
+def _kind(types: tuple[type, ...]) -> str:
+    names = {str: "text", int: "whole number", dict: "JSON object", list: "list", bool: "true or false"}
+    return " or ".join(names.get(t, t.__name__) for t in types)
 
 
 def check_done(rows: Sequence[Mapping[str, Any]], expected: Mapping[int, int], path: Path) -> None:

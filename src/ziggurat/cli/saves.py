@@ -22,7 +22,8 @@ from typing import Any
 
 from ziggurat.core import GameRecord
 from ziggurat.core.content import read_limited
-from ziggurat.core.errors import RecordError
+from ziggurat.core.documents import load_json
+from ziggurat.core.errors import DocumentError, RecordError
 
 SAVE_FORMAT = "ziggurat-save"
 SAVE_VERSION = 1
@@ -106,11 +107,11 @@ def read_save(path: str | Path, allow_paths: bool = False) -> tuple[GameRecord, 
         path, lambda: RecordError(f"cannot read {path} as a game record (it must be a readable file of at most 1 MiB)")
     )
     try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        document = None
+        document = load_json(raw, str(path))
+    except DocumentError as exc:
+        raise RecordError(f"{path} is not a game record: {exc.problem}") from None
     if not is_sealed(document):
-        return GameRecord.from_json(raw.decode("utf-8", "replace"), source=str(path), allow_paths=allow_paths), False
+        return GameRecord.from_json(document, source=str(path), allow_paths=allow_paths), False
     return open_seal(document, str(path), allow_paths), True
 
 

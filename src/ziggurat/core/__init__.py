@@ -1,10 +1,12 @@
 """The contract every Ziggurat game meets (imports no game)."""
 
 from ziggurat.core.bot import Bot, seeded_rng
+from ziggurat.core.documents import load_json
 from ziggurat.core.errors import (
     ActionError,
     ConfigError,
     ContentError,
+    DocumentError,
     GameOverError,
     IllegalActionError,
     NotOverError,
@@ -42,6 +44,7 @@ __all__ = [
     "Bot",
     "ConfigError",
     "ContentError",
+    "DocumentError",
     "Game",
     "GameEntry",
     "GameOverError",
@@ -64,6 +67,7 @@ __all__ = [
     "game_ids",
     "get_bot",
     "get_game",
+    "load_json",
     "make_bot",
     "make_game",
     "player_record",

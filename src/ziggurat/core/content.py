@@ -15,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ziggurat.core.errors import ContentError
+from ziggurat.core.documents import MAX_BYTES, MAX_DEPTH, MAX_INT_DIGITS, check_document
+from ziggurat.core.errors import ContentError, DocumentError
 
 
 def read_content(package: str, name: str, path: str | Path | None, what: str) -> tuple[bytes, str]:
@@ -36,7 +37,7 @@ def read_content(package: str, name: str, path: str | Path | None, what: str) ->
     return read_limited(path, lambda: ContentError(source, reason)), source
 
 
-MAX_FILE_BYTES = 1 << 20
+MAX_FILE_BYTES = MAX_BYTES
 """The largest file read as content, a record or a state (1 MiB: the real ones are a few KiB)."""
 
 
@@ -68,10 +69,22 @@ def read_limited(path: str | Path, error: Callable[[], Exception]) -> bytes:
 
 
 def parse_toml(raw: bytes, source: str) -> dict[str, Any]:
-    """Decode TOML bytes; a ContentError naming ``source`` if they are not UTF-8 TOML."""
+    """Decode TOML bytes; a ContentError naming ``source`` if they are not UTF-8 TOML within the limits
+    of :func:`~ziggurat.core.documents.check_document` (nesting, integers of 64 bits as TOML says)."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise ContentError(source, f"is too large ({len(raw)} bytes; at most {MAX_FILE_BYTES})")
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ContentError(source, "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(source, f"is not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise ContentError(source, f"nested more than {MAX_DEPTH} levels deep (lists and objects)") from None
+    except ValueError:  # an integer of more digits than Python reads (sys.get_int_max_str_digits)
+        raise ContentError(source, f"holds a number of more than {MAX_INT_DIGITS} digits") from None
+    try:
+        check_document(data, source, int64=True, surrogates=False)  # TOML text has no lone surrogates
+    except DocumentError as exc:
+        raise ContentError(source, exc.problem) from None
+    return data

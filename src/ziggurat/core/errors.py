@@ -104,3 +104,17 @@ class ContentError(ZigguratError, ValueError):
         self.source = source
         self.entry = entry
         self.field = field
+
+
+class DocumentError(ZigguratError, ValueError):
+    """A document from outside (a file, a request body, a message) could not be read.
+
+    It is not valid JSON (or TOML), not UTF-8 text, or it exceeds a limit of
+    :mod:`ziggurat.core.documents` (size, nesting, a giant or infinite number).
+    The message names the source and what was wrong.
+    """
+
+    def __init__(self, source: str, problem: str):
+        super().__init__(f"{source}: {problem}")
+        self.source = source
+        self.problem = problem

@@ -31,9 +31,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from ziggurat.core.documents import check_document, load_json
 from ziggurat.core.errors import (
     ConfigError,
     ContentError,
+    DocumentError,
     GameOverError,
     IllegalActionError,
     NotOverError,
@@ -117,13 +119,18 @@ class Game(ABC):
         opts = ", ".join(f"{k}={v}" for k, v in p["options"].items())
         return f"{self.spec.name}, {self.num_players} players" + (f" ({opts})" if opts else "")
 
-    def state_from_json(self, data: Mapping[str, Any] | str) -> State:
-        """Rebuild a state written by :meth:`State.to_json` (checked)."""
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"not a saved state: invalid JSON ({exc})") from None
+    def state_from_json(self, data: Mapping[str, Any] | str | bytes) -> State:
+        """Rebuild a state written by :meth:`State.to_json` (checked).
+
+        Text is read by :func:`~ziggurat.core.documents.load_json`; whatever is wrong is a RecordError.
+        """
+        try:
+            if isinstance(data, str | bytes):
+                data = load_json(data, "saved state")
+            else:
+                check_document(data, "saved state")
+        except DocumentError as exc:
+            raise RecordError(f"not a saved state: {exc.problem}") from None
         if not isinstance(data, Mapping):
             raise RecordError("not a saved state: expected a JSON object")
         if data.get("format") != STATE_FORMAT:

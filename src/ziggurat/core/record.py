@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ziggurat.core.content import read_limited
-from ziggurat.core.errors import ActionError, ConfigError, RecordError, ZigguratError
+from ziggurat.core.documents import check_document, load_json
+from ziggurat.core.errors import ActionError, ConfigError, DocumentError, RecordError, ZigguratError
 from ziggurat.core.game import CHANCE, State
 
 RECORD_FORMAT = "ziggurat-record"
@@ -102,20 +103,24 @@ class GameRecord:
             path,
             lambda: RecordError(f"cannot read {path} as a game record (it must be a readable file of at most 1 MiB)"),
         )
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RecordError(f"{path} is not a game record (not UTF-8 text)") from None
-        return cls.from_json(text, source=str(path), allow_paths=allow_paths)
+        return cls.from_json(raw, source=str(path), allow_paths=allow_paths)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str, source: str = "record", allow_paths: bool = False) -> GameRecord:
-        """Check and read a record document (``allow_paths``: see the field of that name)."""
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{source} is not a game record: invalid JSON ({exc})") from None
+    def from_json(
+        cls, data: Mapping[str, Any] | str | bytes, source: str = "record", allow_paths: bool = False
+    ) -> GameRecord:
+        """Check and read a record document (``allow_paths``: see the field of that name).
+
+        Text is read by :func:`~ziggurat.core.documents.load_json` (its size, nesting and numbers
+        within limits); whatever is wrong with the document is a RecordError.
+        """
+        try:
+            if isinstance(data, str | bytes):
+                data = load_json(data, source)
+            else:
+                check_document(data, source)
+        except DocumentError as exc:
+            raise RecordError(f"{source} is not a game record: {exc.problem}") from None
         if not isinstance(data, Mapping):
             raise RecordError(f"{source} is not a game record: expected a JSON object")
         if data.get("format") != RECORD_FORMAT:
