@@ -158,7 +158,7 @@ def test_greedy_beats_random_in_kuhnah() -> None:
 
 def test_ismcts_beats_greedy_in_kuhnah() -> None:
     wins = 0.0
-    n = 8
+    n = 16  # IS-MCTS at 150 iterations wins about 83% (80 games); 8 games left one unlucky game the margin
     for i in range(n):
         g = make_game("kuhnah", 2)
         names = ["ismcts", "greedy"] if i % 2 == 0 else ["greedy", "ismcts"]

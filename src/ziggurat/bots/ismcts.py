@@ -195,6 +195,11 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         root = self._reused_root(state)
+        if root is None:
+            # a new tree scales its rewards afresh: a decision then depends on nothing from the one before,
+            # and a resumed game needs none of the earlier searches again
+            root = _Node()
+            self._margin_scale, self._margin_mean, self._margin_n = 1.0, 0.0, 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations
         n = 0
@@ -225,18 +230,19 @@ class ISMCTSBot(Bot):
         return out
 
     # -------------------------------------------------------------- helpers
-    def _reused_root(self, state: State) -> _Node:
+    def _reused_root(self, state: State) -> _Node | None:
+        """The kept subtree for ``state`` (with the reward scale it was built with), or None."""
         if not self.reuse or self._tree is None:
-            return _Node()
+            return None
         history, node = self._tree
         self._tree = None
         n = len(history)
         if state.history[:n] != history:
-            return _Node()
+            return None
         for actor, action in state.history[n:]:
             child = node.children.get(_key(actor, action))
             if child is None:
-                return _Node()
+                return None
             node = child
         return node
 

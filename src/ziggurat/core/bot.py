@@ -47,6 +47,9 @@ class Bot(ABC):
         self.game = game
         self.player = player
         self.rng: random.Random = seeded_rng(seed, "bot", self.name, player)
+        # how many of its seat's decisions in the game at hand it has thought (counted by the driver,
+        # Match, caught-up past decisions included): a resumed game brings it up to date from there
+        self.thought = 0
 
     fresh_stream_per_decision: ClassVar[bool] = False
     """Whether the driver restarts :attr:`rng` at every decision (:meth:`reseed`).

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ziggurat.core.bot import Bot
+from ziggurat.core.errors import ConfigError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import make_bot
@@ -135,25 +136,53 @@ class Match:
         """``bot``'s action for ``player`` now, from what it is shown (and a fresh stream if it asks for one)."""
         if bot.fresh_stream_per_decision:
             bot.reseed(self.bot_seed(player, self.decision_number(player)))
-        return bot.choose(self.shown_to(bot, player))
+        action = bot.choose(self.shown_to(bot, player))
+        bot.thought += 1
+        return action
 
     def catch_up(self, bot: Bot, player: int) -> None:
-        """Let a bot that ``remembers`` think ``player``'s past decisions again (a resumed game).
+        """Bring ``bot``, seated at ``player``, up to the game so far (a resumed game, a bot given mid-game).
 
-        Afterwards it holds what it would hold had it played the game so far
-        (its stream, its tree); a bot that carries nothing needs none of this.
+        A bot that ``remembers`` (its stream, a search tree) thinks again the seat's
+        past decisions it has not thought yet (it has thought ``bot.thought`` of them:
+        none if it is new, all if it played the game so far), so it holds what it
+        would hold had it played the whole game; then a resumed game goes on exactly
+        as the uninterrupted one, whether its bots were given by name or as objects.
+        A bot that carries nothing from one decision to the next needs none of this.
+        A bot that has thought more of this seat's decisions than were made cannot
+        be taken back: a ConfigError, unless the game has not reached the seat yet
+        (the bot goes on to a new game as it is).
         """
-        if not bot.remembers or not any(actor == player for actor, _ in self.state.history):
+        made = self.decision_number(player)
+        done = bot.thought
+        if done == made:
             return
-        saved, counted, decisions = self.state, self._counted, self._decisions.copy()
-        self.state = self.game.new_initial_state()
+        if not bot.remembers or (done > made and made == 0):
+            bot.thought = made
+            return
+        if done > made:
+            raise ConfigError(
+                f"the bot for player {player + 1} has thought {done} decisions, but that seat has made only {made} "
+                "in this game: seat a new bot (it thinks the past decisions again) or the one that played them"
+            )
+        saved, counted, decisions, views = self.state, self._counted, self._decisions.copy(), self._views
+        # the past decisions are thought on the positions of the time, with the determinisation stream they had
+        self.state, self._views = self.game.new_initial_state(), {}
         try:
+            seen = 0
             for actor, action in saved.history:
                 if actor == player:
-                    self.decide(bot, player)
+                    if seen >= done:
+                        self.decide(bot, player)
+                    seen += 1
+                    if seen == made:
+                        break
                 self.state.apply_action(action, None if actor == CHANCE else actor)
         finally:
-            self.state, self._counted, self._decisions = saved, counted, decisions
+            stream = self._views.get(player)
+            self.state, self._counted, self._decisions, self._views = saved, counted, decisions, views
+            if stream is not None and player not in views:
+                views[player] = stream  # where the next live decision draws from: no need to draw it all again
 
     def apply(self, action: int, player: int | None = None) -> None:
         """Apply a player's action, then any chance that follows."""
@@ -161,9 +190,11 @@ class Match:
         self.resolve_chance()
 
     def seat_bots(self, bots: Sequence[Bot | str], params: Any = None) -> list[Bot]:
-        """Bots for every seat: names are made here (seeded apart, caught up with the game so far).
+        """Bots for every seat: names are made here (seeded apart); every bot is caught up with the game so far.
 
-        ``params`` maps a bot name to its options.
+        ``params`` maps a bot name to its options. A bot object is used as it is,
+        brought up to date first (:meth:`catch_up`): a new one thinks the seat's
+        past decisions, one that played them goes on.
         """
         if len(bots) != self.game.num_players:
             raise ValueError(f"{len(bots)} bots for {self.game.num_players} players")
@@ -171,7 +202,7 @@ class Match:
         for p, b in enumerate(bots):
             if isinstance(b, str):
                 b = self.make_bot(b, p, **dict((params or {}).get(b, {})))
-                self.catch_up(b, p)
+            self.catch_up(b, p)
             seats.append(b)
         return seats
 
@@ -183,8 +214,9 @@ class Match:
     ) -> None:
         """Play to the end (or ``max_steps`` decisions) with a bot in every seat.
 
-        Bots given by name are made by :meth:`seat_bots`; bot objects are used as
-        they are (seeded per decision all the same).
+        Bots given by name are made by :meth:`seat_bots`; bot objects are caught up
+        with the game so far by it (a bot that asks for a fresh stream per decision
+        gets its stream from the match all the same).
         """
         seats = self.seat_bots(bots)
         # a bot that needs neither a determinisation nor a fresh stream decides on the live state
@@ -203,7 +235,11 @@ class Match:
                 return
             for player in (cur,) if cur >= 0 else state.players_to_move():
                 bot = seats[player]
-                action = bot.choose(state) if plain[player] else self.decide(bot, player)
+                if plain[player]:
+                    action = bot.choose(state)
+                    bot.thought += 1
+                else:
+                    action = self.decide(bot, player)
                 if on_action is not None:
                     on_action(state, player, action)
                 state.apply_action(action, player)
