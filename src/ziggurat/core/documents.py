@@ -88,8 +88,14 @@ def load_json(text: str | bytes, source: str, max_depth: int = MAX_DEPTH, max_by
             raise DocumentError(source, "not UTF-8 text") from None
     elif not isinstance(text, str):
         raise DocumentError(source, f"not text (a {type(text).__name__})")
-    elif len(text) > max_bytes // 4:  # a character is one to four bytes in UTF-8: count only when it matters
-        _check_size(len(text.encode("utf-8", "surrogatepass")), source, max_bytes)
+    elif not text.isascii():  # a string made elsewhere may hold lone surrogates (surrogateescape)
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise DocumentError(source, "holds text that is not Unicode (a lone surrogate)") from None
+        _check_size(size, source, max_bytes)
+    else:
+        _check_size(len(text), source, max_bytes)
     try:
         data = json.loads(text, parse_constant=_parse_constant)
     except _Refused as exc:
