@@ -19,14 +19,24 @@ from hypothesis import strategies as st
 from tests.fuzz.mutate import damaged
 from tests.fuzz.positions import GAMES, positions
 from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, State, ZigguratError
+from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
 
 
 def play_on(state: State, seed: int, steps: int = 80) -> None:
-    """Use a loaded state as a front end and a bot would: it must never fail with anything but our errors."""
+    """Use a loaded state as a front end, a bot and a learner would: never anything but our errors.
+
+    Every view is also encoded as the adapters' observation (its length the game's, its values in
+    their bounds), so content the encoding cannot hold fails here.
+    """
     rng = random.Random(seed)
+    size = tensor_size(state.game)
+    low, high = value_bounds(state.game)
     for _ in range(steps):
         for p in [None, *range(state.num_players)]:
-            json.dumps(state.view(p))
+            view = state.view(p)
+            json.dumps(view)
+            tensor = encode_view(state.game, view)
+            assert len(tensor) == size and all(low <= x <= high for x in tensor), f"the tensor of view {p}"
         state.game.state_from_json(json.dumps(state.to_json()))
         GameRecord.from_state(state, seed=None)
         str(state)

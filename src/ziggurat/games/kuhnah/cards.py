@@ -23,6 +23,10 @@ from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 DECK_SIZE = 50
+MAX_VALUE = 999
+"""The heaviest card a list may hold (the printed ones weigh 6 to 30; the compiled kernel counts in 32 bits)."""
+MAX_ANIMALS = 2 * DECK_SIZE
+"""More animals than the cards have halves would name animals no card shows."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,10 @@ def parse_cards(raw: bytes, source: str) -> CardList:
         raise ContentError(source, "needs 'animals', a list of animal names", field="animals")
     if len(set(animals)) != len(animals):
         raise ContentError(source, "an animal is listed twice", field="animals")
+    if len(animals) > MAX_ANIMALS:
+        raise ContentError(
+            source, f"lists {len(animals)} animals; {DECK_SIZE} cards show at most {MAX_ANIMALS}", field="animals"
+        )
     wild = data.get("wild")
     if wild is not None and wild not in animals:
         raise ContentError(source, f"the wild symbol {wild!r} is not one of the animals", field="wild")
@@ -101,8 +109,8 @@ def parse_cards(raw: bytes, source: str) -> CardList:
             raise ContentError(source, "is used by an earlier card", entry=name, field="id")
         seen.add(card_id.lower())
         value = entry.get("value")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ContentError(source, "must be a whole number >= 0", entry=name, field="value")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
+            raise ContentError(source, f"must be a whole number from 0 to {MAX_VALUE}", entry=name, field="value")
         for side in ("left", "right"):
             if entry.get(side) not in animals:
                 raise ContentError(

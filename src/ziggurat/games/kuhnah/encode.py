@@ -12,6 +12,10 @@ the deck size, jade over all the jade in the game).
   one-hots (a wild half is its own symbol), jade on it;
 * every pyramid cell in a fixed grid (row, position from the base's left end):
   present, value, left symbol, right symbol (symbols scaled to [0, 1]).
+
+The encoding sizes itself from the card list: a symbol one-hot has a place for
+every animal the list names plus one for a wild half (six with the shipped list,
+whose layout this keeps), so a list of one's own with more animals encodes too.
 """
 
 from __future__ import annotations
@@ -22,8 +26,17 @@ from typing import Any
 from ziggurat.core.game import Game
 from ziggurat.games.kuhnah.rules import START_JADE, KuhNahGame
 
-CARD_FEATURES = 2 + 2 * 6 + 1
 CELL_FEATURES = 4
+
+
+def _symbols(game: KuhNahGame) -> int:
+    """Places in a symbol one-hot: every animal of the card list, and a wild half."""
+    return len(game.symbol_names) + 1
+
+
+def _card_features(game: KuhNahGame) -> int:
+    """Present, value, the two symbol one-hots, jade."""
+    return 2 + 2 * _symbols(game) + 1
 
 
 def _grid(game: KuhNahGame) -> list[tuple[int, int]]:
@@ -37,7 +50,7 @@ def tensor_size(game: Game) -> int:
     """Length of every encoding of this game's views."""
     assert isinstance(game, KuhNahGame)
     n = game.num_players
-    return 3 + n + 2 + 2 * n + 3 * CARD_FEATURES + n * len(_grid(game)) * CELL_FEATURES
+    return 3 + n + 2 + 2 * n + 3 * _card_features(game) + n * len(_grid(game)) * CELL_FEATURES
 
 
 def _symbol(game: KuhNahGame, card: Mapping[str, Any], half: int) -> int:
@@ -47,14 +60,15 @@ def _symbol(game: KuhNahGame, card: Mapping[str, Any], half: int) -> int:
 
 
 def _card(game: KuhNahGame, card: Mapping[str, Any] | None, jade_scale: float, top: float) -> list[float]:
-    out = [0.0] * CARD_FEATURES
+    symbols = _symbols(game)
+    out = [0.0] * _card_features(game)
     if card is None:
         return out
     out[0] = 1.0
     out[1] = card["value"] / top
     out[2 + _symbol(game, card, 0)] = 1.0
-    out[8 + _symbol(game, card, 1)] = 1.0
-    out[14] = card.get("jade", 0) / jade_scale
+    out[2 + symbols + _symbol(game, card, 1)] = 1.0
+    out[-1] = card.get("jade", 0) / jade_scale
     return out
 
 

@@ -37,6 +37,14 @@ from ziggurat.core.errors import ContentError
 
 LABELS = ("A", "B", "C", "D")
 MAX_VALUE = 6
+# A sheet of one's own may be larger than the printed one (17 blocks, 62 segments), within bounds that
+# keep setting a game up quick (its tables of trails grow with the square of the segments): the grid
+# is at most MAX_WIDTH units wide and MAX_ROWS rows high, with at most MAX_BLOCKS blocks and MAX_SEGMENTS
+# segments (the compiled kernel plays sheets of up to 63 of each; it says so for a larger one).
+MAX_WIDTH = 64
+MAX_ROWS = 32
+MAX_BLOCKS = 256
+MAX_SEGMENTS = 512
 _FIELDS = ("row", "span", "value", "axis", "label")
 
 
@@ -155,6 +163,8 @@ def parse_sheet(raw: bytes, source: str) -> Sheet:
     entries = data.get("block")
     if not isinstance(entries, list) or not entries:
         raise ContentError(source, "needs [[block]] entries", field="block")
+    if len(entries) > MAX_BLOCKS:
+        raise ContentError(source, f"has {len(entries)} blocks; a sheet has at most {MAX_BLOCKS}", field="block")
     blocks: list[tuple[Block, str]] = []
     for n, entry in enumerate(entries, 1):
         where = f"#{n}"
@@ -166,12 +176,15 @@ def parse_sheet(raw: bytes, source: str) -> Sheet:
             if key not in _FIELDS:
                 raise ContentError(source, f"is not a block field ({', '.join(_FIELDS)})", entry=where, field=key)
         row = entry.get("row")
-        if not isinstance(row, int) or isinstance(row, bool) or row < 0:
-            raise ContentError(source, "must be a whole number >= 0 (0 is the base)", entry=where, field="row")
+        if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < MAX_ROWS:
+            raise ContentError(source, f"must be a whole number from 0 (the base) to {MAX_ROWS - 1}", entry=where,
+                               field="row")  # fmt: skip
         span = entry.get("span")
-        if not (isinstance(span, list) and len(span) == 2 and all(_int(x) for x in span)) or not 0 <= span[0] < span[1]:
-            raise ContentError(source, "must be [left, right], whole numbers with 0 <= left < right", entry=where,
-                               field="span")  # fmt: skip
+        if not (isinstance(span, list) and len(span) == 2 and all(_int(x) for x in span)) or not (
+            0 <= span[0] < span[1] <= MAX_WIDTH
+        ):
+            raise ContentError(source, f"must be [left, right], whole numbers with 0 <= left < right <= {MAX_WIDTH}",
+                               entry=where, field="span")  # fmt: skip
         value = entry.get("value", 0)
         if row == 0:
             if not _int(value) or not 1 <= value <= MAX_VALUE:
@@ -243,6 +256,9 @@ def _measure(source: str, name: str, blocks: tuple[Block, ...], supports: tuple[
     for i, b in enumerate(blocks):
         for s in _unit_outline(b):
             owners.setdefault(s, []).append(i)
+    if len(owners) > MAX_SEGMENTS:
+        raise ContentError(source, f"the block outlines make {len(owners)} segments; a sheet has at most "
+                           f"{MAX_SEGMENTS}", field="block")  # fmt: skip
 
     def order(s: tuple[int, int, int, int]) -> tuple[int, int, int]:
         horizontal = s[1] == s[3]

@@ -347,11 +347,23 @@ class Content:
     offerings: tuple[Offering, ...]
     heritage: tuple[Card, ...]
     family: Family
+    sources: tuple[str, ...] = ()
+    """The file each part was read from, in the order of the fields above (for errors that name it)."""
+
+    def source(self, part: str) -> str:
+        """The file ``part`` (``"heritage"``, ...) was read from."""
+        parts = ("tiles", "market", "offerings", "heritage", "family")
+        return self.sources[parts.index(part)] if self.sources else f"the {part} file"
 
 
-def _load(path: str | Path | None, default: str, parse: Callable[[dict[str, Any], str], Any]) -> Any:
+def _load(path: str | Path | None, default: str, parse: Callable[[dict[str, Any], str], Any]) -> tuple[Any, str]:
     data, source = _read(path, default)
-    return parse(data, source)
+    return parse(data, source), source
+
+
+def _content(*parts: tuple[Any, str]) -> Content:
+    tiles, market, offerings, heritage, family = (value for value, _ in parts)
+    return Content(tiles, market, offerings, heritage, family, sources=tuple(source for _, source in parts))
 
 
 def load_content(
@@ -364,7 +376,7 @@ def load_content(
     """Load and check every content file (the shipped reconstruction for each ``None``)."""
     if tiles is market is offerings is heritage is family is None:
         return _default_content()
-    return Content(
+    return _content(
         _load(tiles, "tiles.toml", parse_tiles),
         _load(market, "market.toml", lambda d, s: parse_cards(d, s, "market")),
         _load(offerings, "offerings.toml", parse_offerings),
@@ -375,7 +387,7 @@ def load_content(
 
 @cache
 def _default_content() -> Content:
-    return Content(
+    return _content(
         _load(None, "tiles.toml", parse_tiles),
         _load(None, "market.toml", lambda d, s: parse_cards(d, s, "market")),
         _load(None, "offerings.toml", parse_offerings),

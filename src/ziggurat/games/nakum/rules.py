@@ -134,7 +134,8 @@ class NakumGame(Game):
         n = self.num_players
         if len(c.heritage) < HAND_SIZE * n:
             raise ConfigError(
-                f"{len(c.heritage)} heritage cards are too few for {n} players ({HAND_SIZE} each are dealt)"
+                f"{c.source('heritage')}: {len(c.heritage)} heritage cards are too few for {n} players "
+                f"({HAND_SIZE} each are dealt)"
             )
         self.max_rounds = int(o["max-rounds"])  # type: ignore[arg-type]
         self.tiles = c.tiles

@@ -34,6 +34,8 @@ from ziggurat.core.content import parse_toml, read_content
 from ziggurat.core.errors import ContentError
 
 PYRAMID_SIZE = 56
+MAX_POINTS = 999
+"""The most points an icon may be worth (the rulebook's are 1 to 3; the compiled kernel counts in 32 bits)."""
 COBRA_CODE = "co"
 
 
@@ -102,9 +104,9 @@ def _entries(data: dict[str, Any], key: str, fields: tuple[str, ...], source: st
     return entries
 
 
-def _count(value: object, source: str, entry: str, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ContentError(source, "must be a whole number >= 0", entry=entry, field=field)
+def _count(value: object, source: str, entry: str, field: str, top: int = PYRAMID_SIZE) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise ContentError(source, f"must be a whole number from 0 to {top}", entry=entry, field=field)
     return value
 
 
@@ -126,6 +128,12 @@ def parse_box(raw: bytes, source: str) -> Box:
     icon_names = [i["name"] for i in icons]
     if majority not in icon_names:
         raise ContentError(source, f"must name one of the icons ({', '.join(icon_names)})", field="majority")
+    if len(colours) * len(icons) > PYRAMID_SIZE:
+        raise ContentError(
+            source,
+            f"{len(colours)} colours and {len(icons)} icons make {len(colours) * len(icons)} cube kinds; "
+            f"the pyramid has {PYRAMID_SIZE} places",
+        )
     codes, names, colour_of, icon_of, points, counts = [], [], [], [], [], []
     for ci, colour in enumerate(colours):
         for ii, icon in enumerate(icons):
@@ -134,7 +142,7 @@ def parse_box(raw: bytes, source: str) -> Box:
             names.append(f"{colour['name']} {icon['name']}")
             colour_of.append(ci)
             icon_of.append(ii)
-            points.append(_count(icon.get("points"), source, entry, "points"))
+            points.append(_count(icon.get("points"), source, entry, "points", MAX_POINTS))
             counts.append(_count(icon.get("per_colour"), source, entry, "per_colour"))
     codes.append(COBRA_CODE)
     names.append("cobra")
