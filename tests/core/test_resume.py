@@ -166,7 +166,7 @@ def test_a_caught_up_bot_is_shown_what_it_was_shown_the_first_time() -> None:
 
 def test_a_bot_that_thought_more_than_its_seat_made_is_refused() -> None:
     match = Match(make_game("kuhnah", 2), seed=SEED)
-    bots = list(_as_objects("random")(match))
+    bots = [make_bot("random", match.game, p, 1000 + p) for p in range(2)]
     match.run_bots(bots, max_steps=10)
     upto = next(n for n, (actor, _) in enumerate(match.state.history) if actor == 0) + 1  # seat 0 made one
     earlier = Match(match.game, SEED, match.record().replay(upto=upto))  # the same game, further back
