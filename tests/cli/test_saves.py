@@ -118,3 +118,12 @@ def test_an_old_plain_record_still_resumes(tmp_path: Path) -> None:
     assert not sealed and record.seed == 5
     result = runner.invoke(app, ["play", "--resume", str(old)], input="1\n" * 200)
     assert result.exit_code == 0, result.output
+
+
+def test_saving_with_a_damaged_key_is_a_clear_error(tmp_path: Path) -> None:
+    key_path().parent.mkdir(parents=True, exist_ok=True)
+    key_path().write_text("not-a-key\n")
+    save = tmp_path / "part.json"
+    result = runner.invoke(app, [*LUCENT, "--save", str(save)], input="1\nq\n")
+    assert result.exit_code == 2 and "is damaged" in result.output and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

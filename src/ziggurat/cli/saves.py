@@ -74,6 +74,13 @@ def save_document(record: GameRecord) -> dict[str, Any]:
 
     key = _key(create=True)
     assert key is not None
+    try:
+        sealer = Fernet(key)
+    except ValueError:
+        raise RecordError(
+            f"the key for saved games at {key_path()} is damaged: move it away and a new one is made (the games "
+            "sealed with it can then no longer be opened)"
+        ) from None
     humans = [i for i, name in enumerate(record.seats) if name == HUMAN]
     doc: dict[str, Any] = {
         "format": SAVE_FORMAT,
@@ -83,7 +90,7 @@ def save_document(record: GameRecord) -> dict[str, Any]:
         "options": record.options,
         "seats": record.seats,
         "decisions": sum(1 for player, _ in record.actions if player >= 0),
-        "sealed": Fernet(key).encrypt(record.dumps().encode("utf-8")).decode("ascii"),
+        "sealed": sealer.encrypt(record.dumps().encode("utf-8")).decode("ascii"),
     }
     if len(humans) == 1:  # one person played: what they saw is theirs to keep (hot seat: nobody's alone)
         doc["seen"] = player_record(record, humans[0])
