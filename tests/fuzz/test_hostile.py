@@ -252,3 +252,21 @@ def test_resuming_runs_from_hostile_descriptions_is_a_clear_error(name: str, tmp
     _cli_fails_clearly(["arena", "--resume", str(csv)])
     (tmp_path / "arena.csv.run.json").write_bytes(_planted({**SPEC, "command": "arena"}, "bots", PLANTED["deep"]))
     _cli_fails_clearly(["arena", "--resume", str(csv)])
+
+
+@pytest.mark.parametrize("name", ["deep-lists", "giant-integer", "nan", "surrogate", "not-utf8"])
+def test_a_rules_page_draft_with_a_hostile_saved_state_is_a_clear_error(name: str, tmp_path: Path) -> None:
+    """The learn pages read saved states beside learn.toml (a draft folder may be anyone's)."""
+    from importlib import resources
+
+    from ziggurat.core import ContentError
+    from ziggurat.web import learn
+
+    shipped = resources.files("ziggurat.games.kuhnah").joinpath("data")
+    for item in shipped.iterdir():
+        if item.is_file():
+            (tmp_path / item.name).write_bytes(item.read_bytes())
+    learn.load("kuhnah", tmp_path)  # the copy is good
+    (tmp_path / "support.json").write_bytes(RAW[name])
+    with pytest.raises(ContentError, match=r"support\.json"):
+        learn.load("kuhnah", tmp_path)
