@@ -60,7 +60,7 @@ def check_signup(name: object, password: object, email: object) -> tuple[str, st
     """The cleaned name, password and e-mail of a sign-up, or a clear error."""
     clean = check_name(name)
     if not isinstance(password, str) or len(password) < PASSWORD_MIN or len(password) > 200:
-        raise ServiceError("bad_request", f"a password has {PASSWORD_MIN} to 200 characters")
+        raise ServiceError("bad_request", "a password has {low} to {high} characters", low=PASSWORD_MIN, high=200)
     address: str | None = None
     if email not in (None, ""):
         if not isinstance(email, str) or not EMAIL.match(email.strip()):
@@ -99,7 +99,7 @@ class Accounts:
                 )
                 user_id = int(result.scalar_one())
         except IntegrityError:
-            raise ServiceError("name_taken", f"the name {clean!r} is taken") from None
+            raise ServiceError("name_taken", "the name {name!r} is taken", name=clean) from None
         return User(user_id, clean, address)
 
     def log_in(self, name: object, password: object) -> tuple[User, str]:

@@ -12,10 +12,11 @@ import math
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ziggurat.core import game_ids, get_game
+from ziggurat.core.i18n import N_, Translator
 from ziggurat.server.accounts import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -26,7 +27,7 @@ from ziggurat.server.accounts import (
 )
 from ziggurat.server.limits import address_of
 from ziggurat.server.service import STATUS_OF, ServiceError
-from ziggurat.web import pages
+from ziggurat.web import i18n, pages
 
 router = APIRouter()
 
@@ -86,11 +87,57 @@ async def _form(request: Request) -> dict[str, Any]:
     return data
 
 
+def language(conn: Request | WebSocket) -> str:
+    """The language of a request: ``?lang=``, else the ``zg_lang`` cookie, else ``Accept-Language``, else English."""
+    return i18n.choose(
+        conn.query_params.get("lang"), conn.cookies.get(i18n.COOKIE), conn.headers.get("accept-language")
+    )
+
+
+def translator_of(conn: Request | WebSocket) -> Translator:
+    """The catalog of the request's language."""
+    return i18n.translator(language(conn))
+
+
+def remember_language(response: Response, request: Request) -> Response:
+    """A language asked for with ``?lang=`` is kept in a cookie for the next pages (a year)."""
+    asked = request.query_params.get("lang")
+    if asked is not None and asked in i18n.LANGUAGES and request.cookies.get(i18n.COOKIE) != asked:
+        response.set_cookie(
+            i18n.COOKIE,
+            asked,
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+    return response
+
+
+def language_links(request: Request) -> dict[str, str]:
+    """This page in every language: its address with ``?lang=`` set (the other parameters kept)."""
+    links = {}
+    for code in i18n.LANGUAGES:
+        url = request.url.include_query_params(lang=code)
+        links[code] = f"{url.path}?{url.query}"
+    return links
+
+
 def page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
-    """A page from a template, with the CSRF token its forms carry (and the cookie that matches)."""
+    """A page from a template in the request's language, with the CSRF token its forms carry.
+
+    An error in the context (a :class:`ServiceError`) is written in the page's language.
+    """
     token = csrf_token(request)
-    html = pages.render(template, csrf=token, **context)
-    return with_csrf(HTMLResponse(html, status_code=status), request, token)
+    lang = language(request)
+    tr = i18n.translator(lang)
+    for key, value in context.items():
+        if isinstance(value, ServiceError):
+            context[key] = value.text(tr)
+    html = pages.render(template, lang, csrf=token, lang_links=language_links(request), **context)
+    response = with_csrf(HTMLResponse(html, status_code=status), request, token)
+    return remember_language(response, request)
 
 
 def retry_later(exc: ServiceError, response: Response) -> Response:
@@ -125,7 +172,7 @@ async def signup_form(request: Request) -> Response:
                 status=STATUS_OF.get(exc.code, 400),
                 user=None,
                 next=_next(data.get("next")),
-                error=exc.message,
+                error=exc,
                 name=data.get("name", ""),
                 email=data.get("email", ""),
             ),
@@ -159,7 +206,7 @@ async def login_form(request: Request) -> Response:
                 status=STATUS_OF.get(exc.code, 400),
                 user=None,
                 next=_next(data.get("next")),
-                error=exc.message,
+                error=exc,
                 name=data.get("name", ""),
             ),
         )
@@ -186,7 +233,12 @@ async def playerpage(request: Request, name: str) -> Response:
     me = await current_user(request)
     if player is None:
         return page(
-            request, "error.html", status=404, user=me, title="No such player", message=f"nobody is called {name!r}"
+            request,
+            "error.html",
+            status=404,
+            user=me,
+            title=N_("No such player"),
+            message=ServiceError("not_found", "nobody is called {name!r}", name=name),
         )
     mine = me is not None and me.id == player.id
     games = await games_of(request, player.id)
@@ -308,11 +360,16 @@ async def api_me(request: Request) -> Any:
 async def api_ratings(request: Request, game: str, players: int) -> Any:
     """The leaderboard as JSON."""
     if game not in game_ids():
-        raise ServiceError("bad_request", f"games: {', '.join(game_ids())}")
+        raise ServiceError("bad_request", "games: {games}", games=", ".join(game_ids()))
     spec = get_game(game).game_class.spec
     if not spec.min_players <= players <= spec.max_players:
         raise ServiceError(
-            "bad_request", f"{spec.name} is played by {spec.min_players} to {spec.max_players} players, not {players}"
+            "bad_request",
+            "{game} is played by {low} to {high} players, not {n}",
+            game=spec.name,
+            low=spec.min_players,
+            high=spec.max_players,
+            n=players,
         )
     board = await asyncio.to_thread(server(request).ratings.leaderboard, game, players)
     names = await _subject_names(request, [r.subject for r in board])

@@ -11,8 +11,9 @@ number of chance events, no server error text.
 
 HTML frames (for the page) add the board drawn by the game from the same view,
 the click path of each action and the side panel rendered by the page's
-templates. Everything in a frame is a function of what ``a`` may see, so two
-tables that differ only in what ``a`` cannot see send ``a`` the same bytes.
+templates, all in the connection's language. Everything in a frame is a
+function of what ``a`` may see (and of the language it reads), so two tables
+that differ only in what ``a`` cannot see send ``a`` the same bytes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import orjson
 from ziggurat.core import SIMULTANEOUS, get_game
 from ziggurat.core.journal import Audience
 from ziggurat.server.live import LiveTable
-from ziggurat.web import pages
+from ziggurat.web import i18n, pages
 
 
 def seat_list(table: LiveTable) -> list[dict[str, Any]]:
@@ -126,18 +127,20 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
     }
 
 
-def html_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str, Any]:
-    """:func:`data_frame` plus the drawn board, click paths and rendered side panel."""
+def html_frame(table: LiveTable, audience: Audience, since: int = 0, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """:func:`data_frame` plus the drawn board, click paths and rendered side panel, in ``lang``."""
     frame = data_frame(table, audience, since)
     legal = [(a["id"], a["text"]) for a in frame["actions"]]
     entry = get_game(table.game.spec.id)
-    board_svg, paths = pages.board(entry, frame["view"], audience, legal)
+    tr = i18n.translator(lang)
+    board_svg, paths = pages.board(entry, frame["view"], audience, legal, tr)
     for a in frame["actions"]:
         a["path"] = list(paths.get(a["id"], ()))
+    outcome = frame["status"].get("outcome")
     frame["html"] = {
         "board": board_svg,
-        "status": pages.render_status(table.game.spec, frame),
-        "log": [pages.render_log_entry(e, frame["seats"], audience) for e in frame["log"]],
+        "status": pages.render_status(table.game.spec, frame, lang),
+        "log": [pages.render_log_entry(e, frame["seats"], audience, tr, outcome) for e in frame["log"]],
     }
     return frame
 
@@ -147,6 +150,6 @@ def encode(frame: Any) -> str:
     return orjson.dumps(frame).decode()
 
 
-def build(table: LiveTable, audience: Audience, since: int, fmt: str) -> dict[str, Any]:
-    """The frame in format ``data`` or ``html``."""
-    return html_frame(table, audience, since) if fmt == "html" else data_frame(table, audience, since)
+def build(table: LiveTable, audience: Audience, since: int, fmt: str, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The frame in format ``data`` or ``html`` (written in ``lang``)."""
+    return html_frame(table, audience, since, lang) if fmt == "html" else data_frame(table, audience, since)

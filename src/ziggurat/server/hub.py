@@ -1,7 +1,8 @@
 """The fan-out: every open connection of a table, each sent the frames of its own audience.
 
 A connection belongs to one audience (a seat, or ``None`` for a spectator) and
-wants frames as ``data`` (view and actions) or ``html`` (with the drawn board).
+wants frames as ``data`` (view and actions) or ``html`` (with the drawn board,
+written in the connection's language).
 After every change of a table, each connection whose audience has new log
 entries is sent one frame with those entries; a connection that has nothing
 new is sent nothing (so what a seat receives never tells it about a change it
@@ -58,6 +59,7 @@ class Connection:
     audience: Audience
     fmt: str
     send_text: Callable[[str], Awaitable[None]]
+    lang: str = "en"  # the language of its html frames and messages
     sent: int = 0  # the audience's event number as of the last frame sent
     queue: asyncio.Queue[tuple[str, MoveTimer | None] | _Close | None] = field(default_factory=lambda: asyncio.Queue())
     task: asyncio.Task[None] | None = None
@@ -182,7 +184,7 @@ class Hub:
 
     def send_now(self, conn: Connection, table: LiveTable, since: int) -> None:
         """Send ``conn`` a full frame with the log from ``since`` (on connect and after an error)."""
-        frame = frames.build(table, conn.audience, since, conn.fmt)
+        frame = frames.build(table, conn.audience, since, conn.fmt, conn.lang)
         conn.sent = frame["n"]
         self._enqueue(conn, frames.encode(frame), None)
 
@@ -198,15 +200,15 @@ class Hub:
                 self.service.record_latency(time.perf_counter() - timer.started)
             return
         self._recheck(table, conns)
-        built: dict[tuple[Audience, int, str], str] = {}
+        built: dict[tuple[Audience, int, str, str], str] = {}
         for conn in list(conns):
             n = table.journal.count(conn.audience)
             if n <= conn.sent or conn.closed:
                 continue
-            key = (conn.audience, conn.sent, conn.fmt)
+            key = (conn.audience, conn.sent, conn.fmt, conn.lang if conn.fmt == "html" else "")
             text = built.get(key)
             if text is None:
-                text = built[key] = frames.encode(frames.build(table, conn.audience, conn.sent, conn.fmt))
+                text = built[key] = frames.encode(frames.build(table, conn.audience, conn.sent, conn.fmt, conn.lang))
             conn.sent = n
             if timer is not None:
                 timer.pending += 1

@@ -1,4 +1,6 @@
 // The lobby: the new-table form (which options each game has comes from the server) and public tables.
+import { _ } from "./i18n.js";
+
 const games = JSON.parse(document.getElementById("zg-games").textContent);
 const form = document.getElementById("zg-create-form");
 const gameSelect = document.getElementById("zg-game");
@@ -56,7 +58,7 @@ async function post(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json();
-  if (!r.ok) throw new Error(data.message || "the server said no");
+  if (!r.ok) throw new Error(data.message || _("the server said no"));
   return data;
 }
 
@@ -95,7 +97,7 @@ for (const button of document.querySelectorAll("[data-sit]")) {
   button.addEventListener("click", async () => {
     const name = nameInput.value.trim();
     if (!name) {
-      errorEl.textContent = "Write your name first (in the form above).";
+      errorEl.textContent = _("Write your name first (in the form above).");
       nameInput.focus();
       return;
     }

@@ -1,4 +1,6 @@
 // Replays: step through the frames one audience was sent (a seat's only once the game is over).
+import { _ } from "./i18n.js";
+
 const root = document.getElementById("zg-replay");
 const tableId = root.dataset.table;
 const seatSelect = document.getElementById("zg-replay-seat");
@@ -29,7 +31,7 @@ async function show(k) {
   const log = document.getElementById("zg-log");
   log.innerHTML = f.html.log.join("");
   log.scrollTop = log.scrollHeight;
-  stepEl.textContent = `step ${k + 1} of ${steps}`;
+  stepEl.textContent = _("step {k} of {n}", { k: k + 1, n: steps });
   root.dataset.step = String(k);
 }
 

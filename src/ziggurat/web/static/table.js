@@ -6,6 +6,7 @@
 // the event number it had; a move not yet acknowledged is sent again with the
 // same message id, and the server applies it at most once.
 import { BoardClicks } from "./board.js";
+import { _, lang } from "./i18n.js";
 
 const root = document.getElementById("zg-table");
 const tableId = root.dataset.table;
@@ -59,13 +60,13 @@ function showActions(candidates, path) {
   if (path.length && candidates.length) {
     const hint = document.createElement("p");
     hint.className = "zg-muted zg-hint";
-    hint.textContent = "Now click one of the highlighted places (or pick from these):";
+    hint.textContent = _("Now click one of the highlighted places (or pick from these):");
     actionsEl.prepend(hint);
   }
   if (!candidates.length) {
     const p = document.createElement("span");
     p.className = "zg-muted";
-    p.textContent = frame.status.phase === "over" ? "The game is over." : "Nothing to do right now.";
+    p.textContent = frame.status.phase === "over" ? _("The game is over.") : _("Nothing to do right now.");
     actionsEl.replaceChildren(p);
   }
   if (clearButton) clearButton.hidden = !path.length;
@@ -121,7 +122,7 @@ function applyFrame(f, drawn = false) {
   root.dataset.phase = f.status.phase;
   root.dataset.myTurn = String(seat !== null && f.status.to_move.includes(seat));
   // the tab says when you are asked to decide, so a player in another tab or window sees it
-  document.title = f.actions.length ? `\u25b6 Your turn \u00b7 ${pageTitle}` : pageTitle;
+  document.title = f.actions.length ? _("▶ Your turn · {title}", { title: pageTitle }) : pageTitle;
   if (f.status.clock) clockOffset = f.status.clock.now - Date.now();
   const leave = document.getElementById("zg-leave");
   if (leave) leave.hidden = f.status.phase !== "playing" || Boolean(seat !== null && f.seats[seat].state);
@@ -163,7 +164,7 @@ function act(actionId) {
   root.dataset.pending = "true";
   clicks.setEnabled(false);
   showActions([], []);
-  if (!send(pending)) setConn("offline", "Not connected: the move will be sent when the connection is back.");
+  if (!send(pending)) setConn("offline", _("Not connected: the move will be sent when the connection is back."));
 }
 
 function undo() {
@@ -192,7 +193,7 @@ function onMessage(event) {
     retry = 0;
     // this page was drawn for another seat (it was opened elsewhere, or a bot plays it now): draw it again
     if (msg.seat !== seat && redraw()) return;
-    setConn("online", "Connected.");
+    setConn("online", _("Connected."));
   }
 }
 
@@ -209,15 +210,15 @@ function redraw(after = 0) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/api/tables/${tableId}/ws`);
-  setConn("connecting", retry ? "Reconnecting…" : "Connecting…");
+  setConn("connecting", retry ? _("Reconnecting…") : _("Connecting…"));
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", since: n, format: "html" }));
+    socket.send(JSON.stringify({ type: "hello", since: n, format: "html", lang }));
     if (pending) socket.send(JSON.stringify(pending)); // same id: applied at most once
   });
   socket.addEventListener("message", onMessage);
   socket.addEventListener("close", () => {
     if (seatLost && redraw(1500)) return; // watch from now on
-    setConn("offline", "Connection lost — reconnecting…");
+    setConn("offline", _("Connection lost — reconnecting…"));
     const wait = Math.min(5000, 300 * 2 ** retry);
     retry += 1;
     setTimeout(connect, wait);
@@ -234,7 +235,7 @@ async function post(url) {
 const leaveButton = document.getElementById("zg-leave");
 if (leaveButton) {
   leaveButton.addEventListener("click", () => {
-    if (confirm("Leave this table? A bot will play your seat until the end.")) post(`/api/tables/${tableId}/leave`);
+    if (confirm(_("Leave this table? A bot will play your seat until the end."))) post(`/api/tables/${tableId}/leave`);
   });
 }
 statusEl.addEventListener("click", (event) => {

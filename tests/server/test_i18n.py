@@ -1,0 +1,180 @@
+"""The site in the reader's language: chosen from the browser, switched with ?lang=, remembered.
+
+Every page, every error a person reads (JSON answers, socket messages, forms) and
+every frame drawn for the page comes in the language of the request; the
+Spanish pages of every game, from the first move to the end and in the replay,
+hold no English.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.server.util import bearer, create, frame, play_out
+from tests.web.untranslated import untranslated
+from ziggurat.core import game_ids
+from ziggurat.web import i18n
+
+SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
+# engine texts the web cannot translate yet: the moves' own texts (the log and the action buttons)
+ENGINE_TEXT = frozenset({"zg-log-move", "zg-log-undo"})
+
+
+def receive(ws, kind: str | None = None) -> dict:
+    """The next message (of ``kind``), past the presence news."""
+    while True:
+        m = ws.receive_json()
+        if m["type"] != "presence" and (kind is None or m["type"] == kind):
+            return m
+
+
+def html_lang(page: str) -> str:
+    found = re.search(r'<html lang="([a-z]+)"', page)
+    assert found, page[:200]
+    return found.group(1)
+
+
+def test_the_browsers_language_is_the_sites(client: TestClient) -> None:
+    assert html_lang(client.get("/").text) == "en"
+    page = client.get("/", headers=SPANISH).text
+    assert html_lang(page) == "es"
+    assert "Mesa nueva" in page and "Crear la mesa" in page
+    assert html_lang(client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text) == "en"
+    assert html_lang(client.get("/", headers={"Accept-Language": "fr,es;q=0.4"}).text) == "es"
+
+
+def test_lang_switches_and_is_remembered(client: TestClient) -> None:
+    r = client.get("/ratings?lang=es&game=pyramix")
+    assert html_lang(r.text) == "es"
+    assert r.cookies.get(i18n.COOKIE) == "es"
+    # the switch on the page keeps the page and its other parameters, and offers the other language
+    assert 'href="/ratings?lang=en&amp;game=pyramix"' in r.text or 'href="/ratings?game=pyramix&amp;lang=en"' in r.text
+    assert html_lang(client.get("/login").text) == "es"  # the cookie, whatever the browser says
+    assert html_lang(client.get("/login", headers={"Accept-Language": "en"}).text) == "es"
+    r = client.get("/signup?lang=en", headers=SPANISH)
+    assert html_lang(r.text) == "en"
+    assert html_lang(client.get("/", headers=SPANISH).text) == "en"
+    client.cookies.clear()
+    assert html_lang(client.get("/?lang=xx", headers=SPANISH).text) == "es"  # an unknown code is ignored
+
+
+def test_every_page_has_the_language_switch(client: TestClient) -> None:
+    created = create(client, "lucent", ["me", "random"], seed=3)
+    for path in ["/", "/login", "/signup", "/ratings", "/join", f"/t/{created['id']}", f"/t/{created['id']}/replay"]:
+        page = client.get(path, headers=bearer(created["token"])).text
+        assert 'id="zg-langs"' in page, path
+        assert 'hreflang="es"' in page and "Español" in page, path
+
+
+@pytest.mark.parametrize("path", ["/", "/login", "/signup", "/ratings", "/join", "/u/nobody", "/t/nosuchtable"])
+def test_spanish_pages_hold_no_english(client: TestClient, path: str) -> None:
+    page = client.get(path, headers=SPANISH).text
+    assert html_lang(page) == "es"
+    assert untranslated(page) == []
+    english = client.get(path, headers={"Accept-Language": "en"}).text
+    assert untranslated(english) != [], "the check finds English when there is some"
+
+
+def test_errors_come_in_the_readers_language(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "kuhnah", "seats": "x"}, headers=SPANISH)
+    assert r.status_code == 400
+    assert r.json() == {"error": "bad_request", "message": "'seats' debe ser una lista con una entrada por jugador"}
+    r = client.post("/api/tables", json={"game": "kuhnah", "seats": [{"kind": 5}] * 2}, headers=SPANISH)
+    assert r.json()["message"] == "asiento 1: 'kind' es 'human' o 'bot', 'me' true o false"
+    r = client.post("/api/tables", json={"game": "kuhnah", "seats": "x"})
+    assert r.json()["message"] == "'seats' must be a list with one entry per player"
+    r = client.get("/api/tables/nope/frame", headers=SPANISH)
+    assert r.json() == {"error": "not_found", "message": "no existe esa mesa"}
+    created = create(client, "kuhnah", ["me", "human"], seed=1)
+    r = client.post(
+        f"/api/tables/{created['id']}/act", json={"action": 0, "n": 0}, headers={**bearer(created["token"]), **SPANISH}
+    )
+    assert r.json() == {
+        "error": "not_started",
+        "message": "la partida empieza cuando todos los asientos están ocupados",
+    }
+    r = client.post("/login", data={"name": "x", "password": "y", "csrf": "z"}, headers=SPANISH)
+    assert "este formulario está caducado" in r.text
+
+
+def test_a_reason_inside_an_error_is_translated_too(client: TestClient) -> None:
+    created = create(client, "kuhnah", ["me", "random"], seed=2)
+    n = frame(client, created["id"], created["token"])["n"]
+    r = client.post(
+        f"/api/tables/{created['id']}/undo", json={"n": n, "id": "u1"}, headers={**bearer(created["token"]), **SPANISH}
+    )
+    assert r.status_code == 409
+    message = r.json()["message"]
+    assert message.startswith("no puedes deshacer eso: ")
+    assert untranslated(f"<p>{message}</p>") == []
+
+
+def test_the_socket_speaks_the_pages_language(client: TestClient) -> None:
+    created = create(client, "pyramix", ["me", "random"], seed=4)
+    table = created["id"]
+    with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        ws.send_json({"type": "hello", "since": 0, "format": "html", "lang": "es", "token": created["token"]})
+        assert receive(ws)["type"] == "welcome"
+        first = receive(ws)
+        assert "Tu turno: toma un cubo resaltado" in first["html"]["board"]
+        assert "Es tu turno." in first["html"]["status"]
+        assert untranslated(first["html"]["board"] + first["html"]["status"]) == []
+        ws.send_json({"type": "act", "action": -5, "n": first["n"], "id": "m1"})
+        refused = receive(ws)
+        assert refused["type"] == "error" and refused["code"] in ("illegal", "bad_action")
+        ws.send_json({"type": "dance"})
+        m = receive(ws, "error")
+        assert m["message"] == "mensaje desconocido 'dance'"
+    with client.websocket_connect(f"/api/tables/{table}/ws", headers=SPANISH) as ws:  # no lang: the browser's
+        ws.send_json({"type": "hello", "since": 0, "format": "html"})
+        receive(ws, "welcome")
+        assert "Turno de J1" in receive(ws, "frame")["html"]["board"]
+
+
+def test_two_languages_at_one_table_each_get_their_own_frames(client: TestClient) -> None:
+    created = create(client, "kuhnah", ["me", "random"], seed=6)
+    table = created["id"]
+    with (
+        client.websocket_connect(f"/api/tables/{table}/ws") as en,
+        client.websocket_connect(f"/api/tables/{table}/ws") as es,
+    ):
+        en.send_json({"type": "hello", "since": 0, "format": "html", "lang": "en"})
+        es.send_json({"type": "hello", "since": 0, "format": "html", "lang": "es"})
+        for ws in (en, es):
+            receive(ws, "welcome")
+        english, spanish = receive(en, "frame"), receive(es, "frame")
+        assert english["n"] == spanish["n"] and english["view"] == spanish["view"]
+        assert "Quarry" in english["html"]["board"] and "Cantera" in spanish["html"]["board"]
+        mine = frame(client, table, created["token"])
+        r = client.post(
+            f"/api/tables/{table}/act",
+            json={"action": mine["actions"][0]["id"], "n": mine["n"]},
+            headers=bearer(created["token"]),
+        )
+        assert r.status_code == 200, r.text
+        m = receive(es, "frame")
+        assert m["n"] > spanish["n"] and untranslated(m["html"]["board"]) == []
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_the_spanish_table_of_every_game_holds_no_english_to_the_end(client: TestClient, game: str) -> None:
+    created = create(client, game, ["me", "random"], seed=7)
+    table, token = created["id"], created["token"]
+    headers = {**bearer(token), **SPANISH}
+    page = client.get(f"/t/{table}", headers=headers).text
+    assert html_lang(page) == "es"
+    assert untranslated(page, ignore_classes=ENGINE_TEXT) == []
+    assert "Es tu turno." in page or "Tu elección en esta ronda" in page
+    end = play_out(client, table, {created["seat"]: token}, seed=7)
+    assert end["status"]["phase"] == "over"
+    page = client.get(f"/t/{table}", headers=headers).text
+    assert "Fin de la partida" in page
+    assert untranslated(page, ignore_classes=ENGINE_TEXT) == []
+    replay = client.get(f"/t/{table}/replay", headers=headers).text
+    assert untranslated(replay) == []
+    steps = client.get(f"/api/tables/{table}/replay?seat=1", headers=headers).json()["steps"]
+    last = client.get(f"/api/tables/{table}/replay?seat=1&step={steps - 1}", headers=headers).json()
+    assert untranslated(last["html"]["board"] + last["html"]["status"]) == []
