@@ -16,7 +16,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from tests.server.pg import free_port
 from tests.server.util import bearer, frame
 from ziggurat.server.app import Settings, create_app
 from ziggurat.server.db import results, users
@@ -276,26 +275,6 @@ def test_bad_paces(client: TestClient, body: dict, words: str) -> None:
 
 
 # ----------------------------------------------------------------------------- mail
-@pytest.fixture
-def smtp_sink() -> Iterator[tuple[str, list[Any]]]:
-    from aiosmtpd.controller import Controller
-
-    received: list[Any] = []
-
-    class Handler:
-        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-            received.append(envelope)
-            return "250 OK"
-
-    port = free_port()
-    controller = Controller(Handler(), hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield f"127.0.0.1:{port}", received
-    finally:
-        controller.stop()
-
-
 def test_your_turn_mails_in_turn_based_games(sqlite_url: str, smtp_sink: tuple[str, list[Any]]) -> None:
     address, received = smtp_sink
     settings = Settings(db_url=sqlite_url, bot_delay=0, bot_workers=0, smtp=address, public_url="https://zig.example")

@@ -9,13 +9,21 @@ hold no English.
 from __future__ import annotations
 
 import re
+import time
+from email import message_from_bytes
+from email.policy import default
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.test_community import H
+from tests.server.test_community import sign_up as api_sign_up
 from tests.server.util import bearer, create, frame, play_out
 from tests.web.untranslated import untranslated
 from ziggurat.core import game_ids
+from ziggurat.server.app import Settings, create_app
+from ziggurat.server.mail import MailSettings, your_turn
 from ziggurat.web import i18n
 
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
@@ -178,3 +186,29 @@ def test_the_spanish_table_of_every_game_holds_no_english_to_the_end(client: Tes
     steps = client.get(f"/api/tables/{table}/replay?seat=1", headers=headers).json()["steps"]
     last = client.get(f"/api/tables/{table}/replay?seat=1&step={steps - 1}", headers=headers).json()
     assert untranslated(last["html"]["board"] + last["html"]["status"]) == []
+
+
+def test_an_account_keeps_its_language_and_its_mails_are_written_in_it(
+    sqlite_url: str, smtp_sink: tuple[str, list[Any]]
+) -> None:
+    """Signed up in Spanish: the "your turn" mail is Spanish; switched to English while logged in: English."""
+    address, received = smtp_sink
+    settings = Settings(db_url=sqlite_url, bot_delay=0, bot_workers=0, smtp=address, public_url="https://z.example")
+    with TestClient(create_app(settings)) as client:
+        client.app.state.server.jobs.poll = 0.05
+        client.headers.update(SPANISH)
+        api_sign_up(client, "Eva", "eva@example.org")
+        body = {"game": "lucent", "seats": ["me", "random"], "pace": "turn", "turn_seconds": 86400}
+        assert client.post("/api/tables", json=body, headers=H).status_code == 201
+        deadline = time.time() + 10
+        while not received and time.time() < deadline:
+            time.sleep(0.05)
+        mail = message_from_bytes(received[0].content, policy=default)
+        assert mail["Subject"].startswith("Tu turno en Lucent (mesa ")
+        assert "Hola Eva:" in mail.get_content()
+        accounts = client.app.state.server.accounts
+        assert accounts.by_name("Eva").lang == "es"
+        client.get("/?lang=en")  # the switch, while logged in
+        assert accounts.by_name("Eva").lang == "en"
+    english = your_turn(MailSettings("h", 25, "z@x", "https://z.example"), "e@x", "Eva", "Lucent", "t1")
+    assert english["Subject"] == "Your turn in Lucent (table t1)"

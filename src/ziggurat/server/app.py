@@ -224,7 +224,8 @@ class Server:
         user = await asyncio.to_thread(self.accounts.by_id, user_id) if user_id is not None else None
         if user is None or not user.email or self.mail is None:
             return
-        message = your_turn(self.mail, user.email, user.name, table.game.spec.name, table.id)
+        tr = i18n.translator(user.lang or i18n.DEFAULT)
+        message = your_turn(self.mail, user.email, user.name, table.game.spec.name, table.id, tr)
         await asyncio.to_thread(send_mail, self.mail, message)
         self.mails_sent += 1
 

@@ -8,6 +8,7 @@ page of another site cannot send.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 from typing import Any
 from urllib.parse import quote
@@ -38,11 +39,19 @@ def server(request: Request) -> Any:
 
 
 async def current_user(request: Request) -> User | None:
-    """The logged-in user of a request (its session cookie), or None."""
+    """The logged-in user of a request (its session cookie), or None.
+
+    A language asked for with ``?lang=`` becomes the account's (its mails follow it).
+    """
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    return await asyncio.to_thread(server(request).accounts.user_of, token)
+    user = await asyncio.to_thread(server(request).accounts.user_of, token)
+    asked = request.query_params.get("lang")
+    if user is not None and asked in i18n.LANGUAGES and user.lang != asked:
+        await asyncio.to_thread(server(request).accounts.set_language, user.id, asked)
+        user = dataclasses.replace(user, lang=asked)
+    return user
 
 
 def csrf_token(request: Request) -> str:
@@ -115,6 +124,13 @@ def remember_language(response: Response, request: Request) -> Response:
     return response
 
 
+async def _keep_language(request: Request, user: User) -> None:
+    """On logging in: the language the person reads the site in becomes their account's."""
+    lang = language(request)
+    if user.lang != lang:
+        await asyncio.to_thread(server(request).accounts.set_language, user.id, lang)
+
+
 def language_links(request: Request) -> dict[str, str]:
     """This page in every language: its address with ``?lang=`` set (the other parameters kept)."""
     links = {}
@@ -163,6 +179,7 @@ async def signup_form(request: Request) -> Response:
         user, token = await server(request).sign_up(
             address_of(request), data.get("name"), data.get("password"), data.get("email")
         )
+        await _keep_language(request, user)
     except ServiceError as exc:
         return retry_later(
             exc,
@@ -196,7 +213,8 @@ async def login_form(request: Request) -> Response:
     data: dict[str, Any] = {}
     try:
         data = await _form(request)
-        _, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
+        user, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
+        await _keep_language(request, user)
     except ServiceError as exc:
         return retry_later(
             exc,
@@ -311,6 +329,7 @@ async def api_sign_up(request: Request) -> Response:
     user, token = await server(request).sign_up(
         address_of(request), data.get("name"), data.get("password"), data.get("email")
     )
+    await _keep_language(request, user)
     response = JSONResponse({"id": user.id, "name": user.name}, status_code=201)
     set_session(response, request, token)
     return response
@@ -323,6 +342,7 @@ async def api_log_in(request: Request) -> Response:
 
     data = await json_body(request)
     user, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
+    await _keep_language(request, user)
     response = JSONResponse({"id": user.id, "name": user.name})
     set_session(response, request, token)
     return response
