@@ -77,8 +77,11 @@ class GameEntry:
     from a view and gives the click path of each of ``player``'s ``legal``
     ``(id, text)`` actions (see :mod:`ziggurat.core.svg`); every text it writes
     goes through ``tr``, a :class:`~ziggurat.core.i18n.Translator` the front end
-    hands it (the game imports no catalog). Without it the page shows the view
-    as text and moves are made from the list of actions.
+    hands it (the game imports no catalog). ``legal`` is empty whenever the viewer
+    is not asked to decide now, even where the view names them as the one to move
+    (the table has not started, a bot plays their seat): the board then invites
+    no move ("Your turn" only with legal actions). Without a board the page shows
+    the view as text and moves are made from the list of actions.
     ``kernel()`` imports the game's compiled kernel (numba, the ``fast``
     extra) and returns it as a :class:`~ziggurat.core.kernel.GameKernel`; it is
     called only for fast play, so the base install never imports numba.

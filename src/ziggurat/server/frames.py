@@ -4,7 +4,8 @@ A frame for audience ``a`` (a seat, or ``None`` for a spectator) holds:
 ``n`` (how many log entries ``a`` has seen: its event number), the public status
 (phase, who is to move, who is ready in a simultaneous round, the outcome at the
 end), the seats, ``state.view(a)``, ``a``'s legal actions with their texts (only
-when ``a`` is to move), whether ``a`` may take back their last decision, and the
+when ``a`` is to move and its person decides: not while a bot plays the seat or
+after its time ran out), whether ``a`` may take back their last decision, and the
 log entries ``a`` has not had yet. Nothing else about the state goes in: not
 the seed, not the whole state, not another seat's pending choice, not the
 number of chance events, no server error text.
@@ -110,7 +111,8 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
     actions = []
     undo = False
     if audience is not None:
-        if audience in to_move:
+        # only the person at the seat, while they may move: not a bot playing it, not after their time ran out
+        if audience in to_move and table.controller(audience) == "human" and table.seat_state[audience] == "active":
             actions = [{"id": a, "text": t} for a, t in state.legal_action_texts(audience)]
         undo = table.undo_problem(audience, thorough=False) is None
     timing = clocks(table)

@@ -250,7 +250,7 @@ def update(langs: Iterable[str] | None = None) -> list[Path]:
         catalog.fuzzy = False
         if lang == DEFAULT:  # the source language: its text is the source's (a translator may reword it)
             for message in catalog:
-                if message.id and not _translated(message):
+                if message.id and (message.fuzzy or not _translated(message)):
                     message.string = message.id if isinstance(message.id, str) else tuple(message.id)
                     message.flags.discard("fuzzy")
         _write(path, catalog)

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg
+from ziggurat.core.svg import Board, Svg, fit_size, fmt
 
 __all__ = ["board"]
 
@@ -259,7 +259,7 @@ def _wild_halves(
         paths[action] = (key,)
 
 
-def _status(view: Mapping[str, Any], player: int | None, tr: Translator) -> str:
+def _status(view: Mapping[str, Any], player: int | None, tr: Translator, asked: bool) -> str:
     names = _names(view, player, tr)
     mover = view.get("to_move")
     if view["phase"] == "over":
@@ -277,11 +277,13 @@ def _status(view: Mapping[str, Any], player: int | None, tr: Translator) -> str:
     if mover is None:
         return tr.gettext("Setting up the Quarry")
     if view["phase"] == "place" and view.get("taken"):
-        if mover == player:
+        if mover == player and asked:
             return tr.gettext("You are placing {card}").format(card=view["taken"]["id"])
         return tr.gettext("{name} is placing {card}").format(name=names[mover], card=view["taken"]["id"])
-    if mover == player:
+    if mover == player and asked:
         return tr.gettext("Your turn: take a card, or put a jade on one")
+    if mover == player:
+        return tr.gettext("Your seat is to move")
     return tr.gettext("{name} to move: take a card or put a jade").format(name=names[mover])
 
 
@@ -389,7 +391,9 @@ def board(
     s.rect(0, 0, WIDTH, total, fill="#f6f1e7")
 
     # --- status line
-    s.text(MARGIN, 32, _status(view, player, tr), font_size="22", font_weight="bold", fill=INK)
+    status = _status(view, player, tr, bool(legal))
+    size = fit_size(status, 22, WIDTH - 2 * MARGIN, 14, bold=True)
+    s.text(MARGIN, 32, status, font_size=fmt(size), font_weight="bold", fill=INK)
 
     # --- Quarry: deck, two cards with jade, removed pile
     qy = QUARRY_Y

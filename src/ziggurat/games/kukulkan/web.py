@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
 
 __all__ = ["board"]
 
@@ -116,6 +116,12 @@ class _Moves:
     super_: dict[int, int] = field(default_factory=dict)
     pass_: int | None = None
     other: list[tuple[int, str]] = field(default_factory=list)
+
+    def any(self) -> bool:
+        """Whether the viewer has anything to do (they are asked to decide now)."""
+        return bool(self.segs or self.blocks or self.same is not None or self.plus or self.super_ or self.other) or (
+            self.pass_ is not None
+        )
 
     @classmethod
     def parse(cls, legal: Sequence[tuple[int, str]]) -> _Moves:
@@ -286,21 +292,21 @@ def _status(
         return tr.gettext("Rolling the die…"), MUTED
     choosing = [p for p in range(n) if not view["chosen"][p]]
     choice = view.get("choice")
-    if player is not None and choice is not None:
+    if player is not None and choice is not None and choice.get("complete"):
+        mine = _choice_words(choice, _Geo.of(view["sheet"]), tr, mine=True)
+        others = [names[p] for p in choosing if p != player]
+        if len(others) > 2:
+            wait = tr.gettext("waiting for {n} players").format(n=len(others))
+        elif others:
+            wait = tr.gettext("waiting for {names}").format(names=tr.gettext(", ").join(others))
+        else:
+            wait = ""
+        line = tr.gettext("You are ready ({choice})").format(choice=mine)
+        if len(line) > 52 - len(wait):
+            line = tr.gettext("You are ready")
+        return (tr.gettext("{line} — {wait}").format(line=line, wait=wait) if wait else line), READY
+    if player is not None and choice is not None and moves.any():
         v = choice.get("value") or view["die"]
-        if choice.get("complete"):
-            mine = _choice_words(choice, _Geo.of(view["sheet"]), tr, mine=True)
-            others = [names[p] for p in choosing if p != player]
-            if len(others) > 2:
-                wait = tr.gettext("waiting for {n} players").format(n=len(others))
-            elif others:
-                wait = tr.gettext("waiting for {names}").format(names=tr.gettext(", ").join(others))
-            else:
-                wait = ""
-            line = tr.gettext("You are ready ({choice})").format(choice=mine)
-            if len(line) > 52 - len(wait):
-                line = tr.gettext("You are ready")
-            return (tr.gettext("{line} — {wait}").format(line=line, wait=wait) if wait else line), READY
         if choice.get("kind") == "draw":
             left = int(v) - len(choice.get("trail") or [])
             return tr.ngettext(
@@ -417,16 +423,26 @@ def board(
     title = tr.gettext("Kukulkán · round {n}").format(n=view["round"]) if view["round"] else "Kukulkán"
     if n == 1:
         title = tr.gettext("{title} · practice").format(title=title)
-    s.text(MARGIN + 6, 32, title, font_size="24", font_weight="bold", fill=INK)
+    room = WIDTH - 2 * MARGIN - 12
+    ended = ""
     if view["phase"] == "over" and view.get("end"):
         ended = tr.gettext("(ended: {why})").format(why=tr.gettext(_END_WORDS.get(view["end"], view["end"])))
-        s.text(MARGIN + 20 + 14.5 * len(title), 32, ended,
-               font_size="16", fill=MUTED, cls="kk-end")  # fmt: skip
+    # the title and why the game ended share the first line: the title gives way first, then the reason
+    title_size = 24.0
+    while ended and title_size > 17 and text_width(title, title_size, True) + 12 + text_width(ended, 13) > room:
+        title_size -= 1
+    s.text(MARGIN + 6, 32, title, font_size=fmt(title_size), font_weight="bold", fill=INK)
+    if ended:
+        ex = MARGIN + 6 + text_width(title, title_size, bold=True) + 12
+        s.text(ex, 32, ended, font_size=fmt(fit_size(ended, 16, WIDTH - MARGIN - 6 - ex, 11)), fill=MUTED,
+               cls="kk-end")  # fmt: skip
     status, colour = _status(view, own, moves, names, tr)
-    s.text(MARGIN + 6, 62, status, font_size="19", font_weight="bold", fill=colour, cls="kk-status")
+    beside_die = room - (0 if view["phase"] == "over" else 150)
+    s.text(MARGIN + 6, 62, status, font_size=fmt(fit_size(status, 19, beside_die, 13, bold=True)), font_weight="bold",
+           fill=colour, cls="kk-status")  # fmt: skip
     normal, first = _bonus_line(view, names, own, tr)
-    s.text(MARGIN + 6, 88, normal, font_size="16", fill=MUTED, cls="kk-bonuses")
-    s.text(MARGIN + 6, 108, first, font_size="16", fill=MUTED, cls="kk-first")
+    s.text(MARGIN + 6, 88, normal, font_size=fmt(fit_size(normal, 16, room, 11)), fill=MUTED, cls="kk-bonuses")
+    s.text(MARGIN + 6, 108, first, font_size=fmt(fit_size(first, 16, room, 11)), fill=MUTED, cls="kk-first")
     die = view.get("die")
     if view["phase"] != "over":
         choice = view.get("choice")
@@ -801,10 +817,12 @@ def _helps(
             s.rect(ix, iy, size, size, rx=f"{size * 0.2:.1f}", fill=fill, stroke=edge,
                    stroke_width=2.5 if now else 1.5, cls="zg-frame" if key else None)  # fmt: skip
             fs = size * (0.42 if len(sym) > 1 else 0.6)
-            s.text(ix + size / 2, iy + size / 2 + fs * 0.36, sym, font_size=f"{fs:.0f}", text_anchor="middle",
+            # the permanent ±1 sits low in its box, its ∞ above it: neither covers the other
+            cy = iy + size * (0.64 if is_perm else 0.5)
+            s.text(ix + size / 2, cy + fs * 0.36, sym, font_size=f"{fs:.0f}", text_anchor="middle",
                    font_weight="bold", fill=ink)  # fmt: skip
             if is_perm:
-                s.text(ix + size * 0.82, iy + size * 0.3, "∞", font_size=f"{size * 0.3:.0f}", text_anchor="middle",
+                s.text(ix + size / 2, iy + size * 0.3, "∞", font_size=f"{size * 0.28:.0f}", text_anchor="middle",
                        fill=ink)  # fmt: skip
             if is_used and not is_perm:
                 s.line(ix + 3, iy + size - 3, ix + size - 3, iy + 3, stroke=CROSS, stroke_width=max(1.5, unit * 0.05),

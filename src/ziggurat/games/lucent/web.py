@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg
+from ziggurat.core.svg import Board, Svg, fit_size
 
 __all__ = ["board"]
 
@@ -188,13 +188,32 @@ def _player_words(view: Mapping[str, Any], p: int, name: str, tr: Translator) ->
         words.append(tr.gettext("last played {gem}").format(gem=_name(last, tr)))
     if view.get("last_placer") == p:
         words.append(tr.gettext("placed last"))
-    if "scores" in view:
+    if "scores" in view and view.get("variants", {}).get("points"):
         score = view["scores"][p]
         words.append(tr.ngettext("{n} point", "{n} points", int(score)).format(n=f"{score:g}"))
+    elif "scores" in view and view.get("ranks", [0] * (p + 1))[p] == 1:
+        words.append(tr.gettext("wins"))
     return tr.gettext(", ").join(words)
 
 
-def _status(view: Mapping[str, Any], player: int | None, tr: Translator) -> str:
+def _row_end(view: Mapping[str, Any], p: int, n: int, tr: Translator) -> tuple[str, str, str | None]:
+    """What ends a player's row: (text, colour, class), or no text (the last gem they played is drawn then)."""
+    if "scores" in view:
+        win = view.get("ranks", [0] * n)[p] == 1
+        if view.get("variants", {}).get("points"):
+            points = view["scores"][p]
+            label = tr.ngettext("{n} pt", "{n} pts", int(points)).format(n=f"{points:g}")
+            return label, "#1f7a5a" if win else MUTED, "lu-score"
+        # without the points variant the game has a winner, not a score
+        return (tr.gettext("wins"), "#1f7a5a", "lu-score") if win else ("", MUTED, None)
+    if view["out"][p]:
+        return tr.gettext("out"), "#b3261e", None
+    if view["hand_sizes"][p] == 0 and view["phase"] == "play":
+        return tr.gettext("done"), "#2e9d5b", None
+    return "", MUTED, None
+
+
+def _status(view: Mapping[str, Any], player: int | None, tr: Translator, asked: bool) -> str:
     names = _names(view, player, tr)
     if view["phase"] in ("remove", "deal"):
         return tr.gettext("Dealing: {n} cards still to deal").format(n=view["deck"])
@@ -216,10 +235,12 @@ def _status(view: Mapping[str, Any], player: int | None, tr: Translator) -> str:
     mover = view.get("to_move")
     if mover is None:
         return ""
-    if mover == player:
+    if mover == player and asked:
         if view.get("focus") is None:
             return tr.gettext("Your turn: pick a gem, then the Focus place")
         return tr.gettext("Your turn: pick a gem, then a place for it")
+    if mover == player:
+        return tr.gettext("Your seat is to move")
     return tr.gettext("{name} to move").format(name=names[mover])
 
 
@@ -257,7 +278,8 @@ def board(
     total = hand_y + hand_h + buttons_h + 10
     s = Svg(WIDTH, total, title=tr.gettext("Lucent: the pyramid of gems"))
     s.rect(0, 0, WIDTH, total, fill="#f6f1e7")
-    s.text(16, 32, _status(view, player, tr), font_size="22", font_weight="bold", fill=INK)
+    status = _status(view, player, tr, bool(legal))
+    s.text(16, 32, status, font_size=fit_size(status, 22, WIDTH - 32, 14, bold=True), font_weight="bold", fill=INK)
 
     # --- the pyramid: a triangle of 45 places on a dark cloth
     cloth = [
@@ -344,39 +366,19 @@ def board(
             if turn:
                 s.rect(6, y + 2, 184, line - 4, rx="6", fill="#fff4d6", stroke=TURN, stroke_width=2, cls="lu-turn")
                 s.polygon([(11, mid - 6), (20, mid), (11, mid + 6)], fill=TURN)
-            s.text(24, mid + 6, names[p], font_size="16", font_weight="bold", fill=INK)
+            s.text(24, mid + 6, names[p], font_size=fit_size(names[p], 16, 76, 12, bold=True), font_weight="bold",
+                   fill=INK)  # fmt: skip
             # hand size: a small card back and the count
             s.rect(104, mid - 10, 14, 19, rx="2", fill="#4a3b6b", stroke="#241a3a")
             s.text(121, mid + 6, str(view["hand_sizes"][p]), font_size="17", fill=INK, cls="lu-hand-size")
-            last = view["last_played"][p] if view.get("last_played") else None
-            if last is not None:
-                _gem(s, last, kinds, 153, mid, 7, tr)
-            if "scores" in view:
-                points = view["scores"][p]
-                win = view.get("ranks", [0] * n)[p] == 1
-                label = tr.ngettext("{n} pt", "{n} pts", int(points)).format(n=f"{points:g}")
-                s.text(186, mid + 6, label, font_size="16", font_weight="bold", text_anchor="end",
-                       fill="#1f7a5a" if win else MUTED, cls="lu-score")  # fmt: skip
-            elif view["out"][p]:
-                s.text(
-                    186,
-                    mid + 5,
-                    tr.gettext("out"),
-                    font_size="15",
-                    fill="#b3261e",
-                    font_weight="bold",
-                    text_anchor="end",
-                )
-            elif view["hand_sizes"][p] == 0 and view["phase"] == "play":
-                s.text(
-                    186,
-                    mid + 5,
-                    tr.gettext("done"),
-                    font_size="15",
-                    fill="#2e9d5b",
-                    font_weight="bold",
-                    text_anchor="end",
-                )
+            # one thing in the last place of the row (the rest is in the tooltip): the result at the end, else
+            # whether the player is out or done, else the gem they played last
+            label, colour, cls = _row_end(view, p, n, tr)
+            if label:
+                s.text(188, mid + 6, label, font_size=fit_size(label, 16, 46, 11, bold=True), font_weight="bold",
+                       text_anchor="end", fill=colour, cls=cls)  # fmt: skip
+            elif view.get("last_played") and view["last_played"][p] is not None:
+                _gem(s, view["last_played"][p], kinds, 160, mid, 8, tr)
 
     # --- the right corner: the deal, removed gems, who placed last, variants
     rx = WIDTH - 14

@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg, fmt
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width, wrap
 
 __all__ = ["board", "path_of"]
 
@@ -445,6 +445,7 @@ class _Ctx:
         self.view = view
         self.player = player
         self.tr = tr
+        self.asked = bool(legal)  # the viewer is asked to decide now (not while the table waits or a bot plays)
         self.n = int(view["players"])
         self.paths: dict[int, tuple[str, ...]] = {}
         self.by_key: dict[str, str] = {}
@@ -501,7 +502,7 @@ def _status(ctx: _Ctx) -> str:
         return tr.gettext("Game over — {name} wins").format(name=winners[0]) if winners else ""
     if phase == "heritage":
         waiting = to_move if isinstance(to_move, list) else []
-        if ctx.player in waiting:
+        if ctx.player in waiting and ctx.asked:
             return tr.gettext("Play a heritage card from your hand")
         if waiting:
             names = tr.gettext(", ").join(ctx.seat(p) for p in waiting)
@@ -509,7 +510,7 @@ def _status(ctx: _Ctx) -> str:
         return tr.gettext("All play a heritage card")
     if phase == "dawn" or to_move is None:
         return tr.gettext("Night: workers come home, tiles are revealed, cards refilled")
-    mine = to_move == ctx.player
+    mine = to_move == ctx.player and ctx.asked
     if phase == "camp" and view.get("camp_in_use"):
         tile_names = {t["tile"]: t["name"] for t in view["tiles"] if t["tile"]}
         where = tile_names.get(view["camp_in_use"], view["camp_in_use"])
@@ -540,13 +541,20 @@ def _header(s: Svg, ctx: _Ctx) -> None:
     s.rect(0, 0, W, 38, fill="#2b2118")
     s.text(MARGIN, 25, when, font_size=17, font_weight="bold", fill="#f6e7c1")
     to_move = view["to_move"]
-    mine = to_move == ctx.player or (isinstance(to_move, list) and ctx.player in to_move)
+    mine = ctx.asked and (to_move == ctx.player or (isinstance(to_move, list) and ctx.player in to_move))
     if isinstance(to_move, int) and phase != "dawn":
         meeple(s, 176, 19, 20, PLAYER_COLOURS[to_move % 4])
     elif mine and ctx.player is not None:
         meeple(s, 176, 19, 20, PLAYER_COLOURS[ctx.player % 4])
+    status = _status(ctx)
+    room = (W - 86 if "pass" in ctx.by_key else W - 8) - 190
     s.text(
-        190, 25, _status(ctx), font_size=15, fill="#ffd36b" if mine else "#f6f1e7", font_weight="bold" if mine else None
+        190,
+        25,
+        status,
+        font_size=fmt(fit_size(status, 15, room, 11, bold=mine)),
+        fill="#ffd36b" if mine else "#f6f1e7",
+        font_weight="bold" if mine else None,
     )
     if "pass" in ctx.by_key:
         with s.group(data_key="pass", cls="zg-button"):
@@ -672,7 +680,7 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
             x + 26,
             cy + 42,
             tr.gettext("camp"),
-            font_size=11,
+            font_size=fmt(fit_size(tr.gettext("camp"), 11, 42, 8)),
             text_anchor="middle",
             fill=INK if state == "open" else MUTED,
         )
@@ -728,14 +736,15 @@ def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
             s.rect(x + 44 - w / 2, y + 44 - i * 9, w, 9, fill="#c9ad78", stroke=STONE_DARK, stroke_width=0.8)
         s.rect(x + 40, y + 17, 8, 36, fill="#a88a55")
         s.text(x + 86, y + 22, tr.gettext("Pyramid"), font_size=14, font_weight="bold", fill=INK)
-        s.text(x + 86, y + 38, tr.gettext("2 workers"), font_size=12, fill=MUTED)
+        two = tr.gettext("2 workers")
+        s.text(x + 86, y + 38, two, font_size=fmt(fit_size(two, 12, TILE_W - 94, 10)), fill=MUTED)
         px = x + 88
         for p, count in enumerate(view["pyramid"]):
             for _ in range(int(count)):
                 meeple(s, px + 6, y + 46, 13, PLAYER_COLOURS[p % 4])
                 px += 13
         deck = tr.gettext("deck {n}").format(n=view["offering_deck"])
-        s.text(x + TILE_W - 8, y + 38, deck, font_size=11, text_anchor="end", fill=MUTED)
+        s.text(x + TILE_W - 8, y + 51, deck, font_size=11, text_anchor="end", fill=MUTED)  # beside the workers
     offerings = view["offerings"]
     ow = (TILE_W - 8 - 4) / 2
     for i in range(2):
@@ -805,8 +814,9 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
         s.circle(x + 24, y + 28, 10, fill="#b07a4a", stroke="#5a3412")
         s.text(x + 44, y + 22, "Pituk", font_size=14, font_weight="bold", fill=INK)
         if not pituk["available"]:
-            s.text(x + 44, y + 36, tr.gettext("needs 8 tiles"), font_size=10, fill=MUTED)
-        _slots(s, pituk["workers"], 1, x + 44, y + 52)
+            for i, line in enumerate(wrap(tr.gettext("needs 8 tiles"), 10, 64)[:2]):
+                s.text(x + 44, y + 33 + 10 * i, line, font_size=10, fill=MUTED)
+        _slots(s, pituk["workers"], 1, x + 44, y + 56)
     for f, (name, label) in enumerate((("market", tr.gettext("market")), ("offerings", tr.gettext("offers")))):
         fkey = f"favour:{name}"
         used = bool(pituk["used"][f])
@@ -833,11 +843,12 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
                 cls="zg-frame",
             )
             icon(s, "market" if name == "market" else "offering", fx + 21, y + 26, 18)
+            said = tr.gettext("used") if used else label
             s.text(
                 fx + 21,
                 y + 52,
-                tr.gettext("used") if used else label,
-                font_size=10,
+                said,
+                font_size=fmt(fit_size(said, 10, 40, 8)),
                 text_anchor="middle",
                 fill=MUTED if used else INK,
             )
@@ -978,18 +989,7 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
                 tx + 9, y + 18, tr.gettext("1st"), font_size=9, text_anchor="middle", fill="#fff", font_weight="bold"
             )
         tx += 24
-    if view["phase"] == "heritage":
-        ready = bool(info["has_chosen"])
-        if ready:
-            label = tr.gettext("ready")
-        elif p == ctx.player:
-            label = tr.gettext("◀ choose a card")
-        else:
-            label = tr.gettext("still choosing…")
-        s.text(tx, y + 19, label, font_size=13, font_weight="bold", fill="#2e7d32" if ready else colour)
-    elif moving:
-        s.text(tx, y + 19, tr.gettext("◀ to move"), font_size=12, fill=colour, font_weight="bold")
-    # points (tokens), or the final score
+    # the points first, from the right edge, so that the words of the row know how much room is left
     with s.group(cls="zg-points"):
         if "scores" in view:
             score = view["scores"][p]
@@ -998,19 +998,31 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
                     score=fmt(score), rank=view["ranks"][p], tokens=info["points"]
                 )
             )
-            s.text(
-                x + PANEL_W - 8,
-                y + 20,
-                tr.gettext("{score} pts · #{rank}").format(score=fmt(score), rank=view["ranks"][p]),
-                font_size=15,
-                text_anchor="end",
-                font_weight="bold",
-                fill=INK,
-            )
+            final = tr.gettext("{score} pts · #{rank}").format(score=fmt(score), rank=view["ranks"][p])
+            s.text(x + PANEL_W - 8, y + 20, final, font_size=15, text_anchor="end", font_weight="bold", fill=INK)
+            right = x + PANEL_W - 8 - text_width(final, 15, bold=True)
         else:
             s.tooltip(tr.ngettext("{n} point token", "{n} point tokens", int(info["points"])).format(n=info["points"]))
-            icon(s, "points", x + PANEL_W - 60, y + 14, 20)
-            s.text(x + PANEL_W - 46, y + 20, info["points"], font_size=17, font_weight="bold", fill=INK)
+            number = str(info["points"])
+            nx = x + PANEL_W - 8 - text_width(number, 17, bold=True)
+            icon(s, "points", nx - 13, y + 14, 20)
+            s.text(x + PANEL_W - 8, y + 20, number, font_size=17, font_weight="bold", fill=INK, text_anchor="end")
+            right = nx - 25
+    label = ""
+    if view["phase"] == "heritage":
+        ready = bool(info["has_chosen"])
+        if ready:
+            label = tr.gettext("ready")
+        elif p == ctx.player and ctx.asked:
+            label = tr.gettext("◀ choose a card")
+        else:
+            label = tr.gettext("still choosing…")
+        label_colour = "#2e7d32" if ready else colour
+    elif moving:
+        label, label_colour = tr.gettext("◀ to move"), colour
+    if label:
+        size = fit_size(label, 13, right - 6 - tx, 10, bold=True)
+        s.text(tx, y + 19, label, font_size=fmt(size), font_weight="bold", fill=label_colour)
     # resources against the family card
     ry = y + 40
     for i, r in enumerate(RESOURCES):

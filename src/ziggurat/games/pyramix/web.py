@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg, fmt
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
 
 __all__ = ["board"]
 
@@ -451,9 +451,12 @@ def _header(
         else:
             text = tr.gettext("Game over — {name} wins with {n} points").format(name=names, n=best)
         colour = INK
-    elif to_move is not None and to_move == player:
-        text = tr.gettext("Your turn: take a highlighted cube") if legal else tr.gettext("Your turn")
+    elif to_move is not None and to_move == player and legal:
+        text = tr.gettext("Your turn: take a highlighted cube")
         colour = "#1f7a5a"
+    elif to_move is not None and to_move == player:
+        text = tr.gettext("Your seat is to move")
+        colour = INK
     elif to_move is not None:
         text = tr.gettext("{name} to move").format(name=_seat(to_move, tr))
         colour = INK
@@ -486,14 +489,17 @@ def _legend(s: Svg, view: Mapping[str, Any], y: float, tr: Translator) -> None:
         x = MARGIN + 4
         s.circle(x + 13, y2, 13, fill="#fff", stroke=INK, stroke_width=2)
         s.text(x + 13, y2 + 5, _seat(0, tr), font_size="12", font_weight="bold", text_anchor="middle", fill=INK)
-        s.text(x + 32, y2 + 6, tr.gettext("collected (most ankhs)"), font_size="17", fill=INK)
-        x += 232
+        # three marks and their words, each after the one before (the words' length depends on the language)
+        words = [tr.gettext("collected (most ankhs)"), tr.gettext("tie: nobody"), tr.gettext("out (cobra)")]
+        size = fit_size("   ".join(words), 17, WIDTH - 2 * MARGIN - 3 * 30 - 2 * 16, 12)
+        s.text(x + 30, y2 + 6, words[0], font_size=fmt(size), fill=INK)
+        x += 30 + text_width(words[0], size) + 16
         s.rect(x, y2 - 12, 24, 24, rx="4", fill=_mix(COLOURS["blue"], 0.55), stroke=MUTED, stroke_width=1)
-        s.text(x + 30, y2 + 6, tr.gettext("tie: nobody"), font_size="17", fill=INK)
-        x += 140
+        s.text(x + 30, y2 + 6, words[1], font_size=fmt(size), fill=INK)
+        x += 30 + text_width(words[1], size) + 16
         s.rect(x, y2 - 12, 24, 24, rx="4", fill="#444", stroke=MUTED, stroke_width=1)
         s.text(x + 12, y2 + 6, "✕", font_size="17", font_weight="bold", text_anchor="middle", fill="#fff")
-        s.text(x + 30, y2 + 6, tr.gettext("out (cobra)"), font_size="17", fill=INK)
+        s.text(x + 30, y2 + 6, words[2], font_size=fmt(size), fill=INK)
 
 
 def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float, tr: Translator) -> None:
@@ -534,23 +540,13 @@ def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float
             score = view["scores"][p]
             rank = view["ranks"][p]
             s.text(tx, y + 29, _rank_words(rank, tr), font_size="19", font_weight="bold", fill=MUTED)
-            s.text(
-                x0 + w - 12,
-                y + 30,
-                tr.gettext("{n} pts").format(n=_num(score)),
-                font_size="25",
-                font_weight="bold",
-                text_anchor="end",
-                fill=INK,
-            )
-            s.text(
-                x0 + w - 100,
-                y + 29,
-                tr.gettext("{taken} taken + {tray} tray").format(taken=_num(points), tray=_num(score - points)),
-                font_size="19",
-                text_anchor="end",
-                fill=MUTED,
-            )
+            total = tr.gettext("{n} pts").format(n=_num(score))
+            s.text(x0 + w - 12, y + 30, total, font_size="25", font_weight="bold", text_anchor="end", fill=INK)
+            # how the score comes about, just left of it (never under it)
+            detail = tr.gettext("{taken} taken + {tray} tray").format(taken=_num(points), tray=_num(score - points))
+            right = x0 + w - 12 - text_width(total, 25, bold=True) - 14
+            room = right - (tx + text_width(_rank_words(rank, tr), 19, bold=True) + 14)
+            s.text(right, y + 29, detail, font_size=fmt(fit_size(detail, 19, room, 12)), text_anchor="end", fill=MUTED)
         else:
             s.text(tx, y + 29, tr.ngettext("{n} cube", "{n} cubes", taken).format(n=taken), font_size="19", fill=MUTED)
             pts = tr.gettext("{n} pts").format(n=points)

@@ -124,7 +124,8 @@ function applyFrame(f, drawn = false) {
   // the tab says when you are asked to decide, so a player in another tab or window sees it
   document.title = f.actions.length ? _("▶ Your turn · {title}", { title: pageTitle }) : pageTitle;
   if (f.status.clock) clockOffset = f.status.clock.now - Date.now();
-  const leave = document.getElementById("zg-leave");
+  // leaving (and the note that a bot plays on) only while the game runs and the seat is still its player's
+  const leave = document.getElementById("zg-leave-row");
   if (leave) leave.hidden = f.status.phase !== "playing" || Boolean(seat !== null && f.seats[seat].state);
   showPresence();
   showClocks();
