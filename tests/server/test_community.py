@@ -266,10 +266,12 @@ def test_a_seat_out_of_time_or_played_by_a_bot_is_never_told_it_is_its_turn(
     assert "You ran out of time" in late["html"]["status"]
     client.app.state.server.jobs.delay = 3600.0  # the bot that takes the seat waits: look at the seat meanwhile
     assert client.post(f"/api/tables/{table}/seats/0/replace", headers=bearer(bea)).status_code == 200
-    played = frame(client, table, ana, fmt="html")
-    assert played["seats"][0]["state"] == "replaced" and played["status"]["to_move"] == [0]
-    assert played["actions"] == [] and "Your turn" not in played["html"]["board"]
-    assert "A bot plays your seat now." in played["html"]["status"]
+    # her secret opens the seat no more (her page reloads as a spectator's): it says why, and shows no move
+    r = client.get(f"/api/tables/{table}/frame", headers=bearer(ana))
+    assert r.status_code == 403 and r.json()["message"] == "a bot plays this seat now (its time ran out)"
+    watched = frame(client, table, fmt="html")
+    assert watched["seats"][0]["state"] == "replaced" and watched["status"]["to_move"] == [0]
+    assert watched["actions"] == [] and "Your turn" not in watched["html"]["board"] + watched["html"]["status"]
 
 
 def test_a_turn_deadline_against_bots_hands_the_seat_to_a_bot(clocked: tuple[TestClient, Clock]) -> None:

@@ -80,6 +80,27 @@ def test_messages_are_literals_the_catalogs_can_find() -> None:
     assert wrong == []
 
 
+def test_messages_kept_in_constants_are_marked() -> None:
+    """A module-level text handed to ``ServiceError`` is marked with ``N_`` (else Babel never sees it)."""
+    wrong = []
+    for path in _python_sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        plain = {
+            target.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _name(node.func) == "ServiceError" and len(node.args) > 1:
+                used = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+                wrong += [f"{path.relative_to(SRC)}:{node.lineno} {name}" for name in sorted(used & plain)]
+    assert wrong == []
+
+
 def test_scripts_show_only_catalog_messages() -> None:
     """The ES modules pass literals to ``_``/``ngettext`` (never a template literal) and set no English text."""
     for path in (SRC / "web" / "static").glob("*.js"):

@@ -250,7 +250,9 @@ class Server:
 
 
 # --------------------------------------------------------------------------- helpers
-NOT_A_SEAT_SECRET = "that secret does not open a seat at this table (an invite only lets you sit down: open its link)"
+NOT_A_SEAT_SECRET = N_(
+    "that secret does not open a seat at this table (an invite only lets you sit down: open its link)"
+)
 
 
 def error(code: str, message: str, retry_after: float | None = None) -> JSONResponse:

@@ -29,11 +29,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ziggurat.core.i18n import N_
 from ziggurat.core.journal import Audience
 from ziggurat.server import frames
 from ziggurat.server.live import LiveTable
 from ziggurat.server.observe import CONNECTIONS
 from ziggurat.server.service import MoveTimer, SeatProof, TableService
+from ziggurat.web import i18n
 
 log = logging.getLogger("ziggurat.server")
 
@@ -128,7 +130,7 @@ class Hub:
     def gone(self, table_id: str) -> None:
         """The table was deleted: every socket of it is told and closed."""
         for conn in list(self.by_table.get(table_id, ())):
-            self._end(conn, "gone", "this table was deleted: its seats were not all taken in time", CLOSE_GONE)
+            self._end(conn, "gone", N_("this table was deleted: its seats were not all taken in time"), CLOSE_GONE)
 
     def _forget_user(self, conn: Connection) -> None:
         user_id = conn.proof.user_id if conn.proof is not None else None
@@ -147,7 +149,9 @@ class Hub:
                 continue
             conn.proof_version = version
             if conn.audience is not None and self.service.holder(table, conn.proof) != conn.audience:
-                self.revoke(conn, "this seat is no longer yours here: it was opened elsewhere, or a bot plays it now")
+                self.revoke(
+                    conn, N_("this seat is no longer yours here: it was opened elsewhere, or a bot plays it now")
+                )
 
     async def sessions_changed(self, user_id: int) -> None:
         """An account's sessions changed (a logout, maybe in another process): a connection whose seat came
@@ -162,7 +166,7 @@ class Hub:
             conn.proof = proof.without_session()
             table = self.service.tables.get(conn.table_id)
             if conn.audience is not None and (table is None or self.service.holder(table, conn.proof) != conn.audience):
-                self.revoke(conn, "you logged out: this page no longer plays your seat")
+                self.revoke(conn, N_("you logged out: this page no longer plays your seat"))
 
     def revoke(self, conn: Connection, reason: str) -> None:
         """``conn`` no longer holds its seat: nothing queued for the seat is sent; it is told why, and closed."""
@@ -178,7 +182,8 @@ class Hub:
             item = conn.queue.get_nowait()
             if isinstance(item, tuple) and item[1] is not None:
                 self._sent(item[1])
-        conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": reason}), None))
+        message = i18n.translator(conn.lang).gettext(reason)
+        conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": message}), None))
         conn.queue.put_nowait(_Close(close_code))
         self._presence(conn.table_id)
 

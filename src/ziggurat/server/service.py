@@ -45,7 +45,7 @@ BOT_LEVELS: dict[int, dict[str, Any]] = {
 DEFAULT_LEVEL = 3  # an ismcts seat with no level chosen
 WEB_BOTS = ("random", "greedy", "ismcts")
 MAX_TABLE_PLAYERS = 8
-INVITE_GONE = "this invite link is not valid (it was used, or a newer one replaced it)"
+INVITE_GONE = N_("this invite link is not valid (it was used, or a newer one replaced it)")
 
 
 class ServiceError(ZigguratError):
@@ -552,8 +552,8 @@ class TableService:
         for s in table.seats:
             if s.claimed_at is not None and token_matches(token or "", s.token_hash):
                 if table.seat_state[s.seat] == "left":
-                    return "you left this table: a bot plays your seat now"
-                return "a bot plays this seat now (its time ran out)"
+                    return N_("you left this table: a bot plays your seat now")
+                return N_("a bot plays this seat now (its time ran out)")
         return None
 
     def _check_holder(self, table: LiveTable, seat: int, proof: SeatProof | None) -> None:
