@@ -212,3 +212,14 @@ def test_an_account_keeps_its_language_and_its_mails_are_written_in_it(
         assert accounts.by_name("Eva").lang == "en"
     english = your_turn(MailSettings("h", 25, "z@x", "https://z.example"), "e@x", "Eva", "Lucent", "t1")
     assert english["Subject"] == "Your turn in Lucent (table t1)"
+
+
+def test_a_wait_in_an_error_is_said_in_the_readers_language() -> None:
+    from ziggurat.server.limits import a_wait
+    from ziggurat.server.service import ServiceError
+
+    error = ServiceError("too_many", "too many wrong passwords: try again in {wait}", retry_after=90, wait=a_wait(90))
+    assert error.message == "too many wrong passwords: try again in 2 minutes" and error.retry_after == 90
+    spanish = error.text(i18n.translator("es"))
+    assert spanish == "demasiadas contraseñas incorrectas: inténtalo de nuevo dentro de 2 minutos"
+    assert ServiceError("too_many", "x {wait}", wait=a_wait(1)).text(i18n.translator("es")) == "x 1 segundo"

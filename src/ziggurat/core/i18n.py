@@ -27,9 +27,10 @@ translated (a test of :mod:`ziggurat.web` fails on one).
 from __future__ import annotations
 
 import gettext
+from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["ENGLISH", "N_", "Message", "Translator"]
+__all__ = ["ENGLISH", "N_", "Message", "Plural", "Translator"]
 
 
 class Translator(Protocol):
@@ -60,6 +61,31 @@ class Message(str):
     """
 
     __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A number and its words, marked for the catalogs and put in the reader's language where it is shown.
+
+    ``str()`` gives the English (``{n}`` filled with ``n``); a front end writes
+    :meth:`text` instead. The catalogs find ``Plural("{n} second", "{n} seconds", n)``
+    like an ``ngettext`` call.
+
+    >>> wait = Plural("{n} second", "{n} seconds", 3)
+    >>> str(wait), wait.text(ENGLISH)
+    ('3 seconds', '3 seconds')
+    """
+
+    singular: str
+    plural: str
+    n: int
+
+    def __str__(self) -> str:
+        return (self.singular if self.n == 1 else self.plural).format(n=self.n)
+
+    def text(self, tr: Translator) -> str:
+        """The words in the language of ``tr``."""
+        return tr.ngettext(self.singular, self.plural, self.n).format(n=self.n)
 
 
 def N_(message: str) -> Message:

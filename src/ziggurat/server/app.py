@@ -55,7 +55,7 @@ from ziggurat.server.community import current_user, language, translator_of
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.jobs import JobRunner
-from ziggurat.server.limits import DatabaseCounters, Limits, RedisCounters, Throttle, address_of, say_seconds
+from ziggurat.server.limits import DatabaseCounters, Limits, RedisCounters, Throttle, a_wait, address_of
 from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
@@ -139,7 +139,7 @@ class Server:
         if wait is not None:
             LOGINS.labels("throttled").inc()
             raise ServiceError(
-                "too_many", f"too many wrong passwords: try again in {say_seconds(wait)}", retry_after=wait
+                "too_many", "too many wrong passwords: try again in {wait}", retry_after=wait, wait=a_wait(wait)
             )
         try:
             user, token = await asyncio.to_thread(self.accounts.log_in, name, password)
@@ -158,7 +158,7 @@ class Server:
         wait = await asyncio.to_thread(self.throttle.window_left, key, self.limits.signups_per_hour)
         if wait is not None:
             raise ServiceError(
-                "too_many", f"too many new accounts from here: try again in {say_seconds(wait)}", retry_after=wait
+                "too_many", "too many new accounts from here: try again in {wait}", retry_after=wait, wait=a_wait(wait)
             )
         check_signup(name, password, email)  # a form filled in wrong costs nothing of the allowance
         await asyncio.to_thread(self.throttle.count_in_window, key)
@@ -811,8 +811,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lang = language(ws)
         await ws.accept()
         if not server().hub.admits(address, server().limits.sockets_per_address):
-            message = f"too many connections from your address (at most {server().limits.sockets_per_address})"
-            await ws.send_text(frames.encode({"type": "error", "code": "too_many", "message": message}))
+            crowded = ServiceError(
+                "too_many",
+                "too many connections from your address (at most {count})",
+                count=server().limits.sockets_per_address,
+            )
+            await ws.send_text(_ws_error(crowded, lang))
             await ws.close(code=4429)
             return
         try:

@@ -24,9 +24,9 @@ from typing import Any
 import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
-from ziggurat.core.i18n import N_, Message, Translator
+from ziggurat.core.i18n import N_, Message, Plural, Translator
 from ziggurat.core.registry import make_game
-from ziggurat.server.limits import Limits, Throttle, say_seconds
+from ziggurat.server.limits import Limits, Throttle, a_wait
 from ziggurat.server.live import LiveTable, TableBroken, shared_game
 from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
@@ -57,7 +57,8 @@ class ServiceError(ZigguratError):
     ``{name}`` placeholders filled from ``params``: the catalogs of
     :mod:`ziggurat.web.i18n` find it there, and :meth:`text` writes it in the
     reader's language (a parameter that is itself a marked
-    :class:`~ziggurat.core.i18n.Message` is translated too). ``.message`` is the English.
+    :class:`~ziggurat.core.i18n.Message` or :class:`~ziggurat.core.i18n.Plural`
+    is translated too). ``.message`` is the English.
 
     >>> e = ServiceError("bad_request", "seat {seat} is not open", seat=3)
     >>> e.message
@@ -87,7 +88,10 @@ class ServiceError(ZigguratError):
         translated = tr.gettext(self.template)
         if not self.params:
             return translated
-        params = {k: tr.gettext(v) if isinstance(v, Message) else v for k, v in self.params.items()}
+        params = {
+            k: tr.gettext(v) if isinstance(v, Message) else v.text(tr) if isinstance(v, Plural) else v
+            for k, v in self.params.items()
+        }
         return translated.format(**params)
 
 
@@ -451,21 +455,25 @@ class TableService:
             if wait is not None:
                 raise ServiceError(
                     "too_many",
-                    f"you have created {limits.tables_per_hour} tables this hour: try again in {say_seconds(wait)}",
+                    "you have created {count} tables this hour: try again in {wait}",
+                    count=limits.tables_per_hour,
+                    wait=a_wait(wait),
                     retry_after=wait,
                 )
         mine = await asyncio.to_thread(self.store.open_tables_of, request.address, request.user_id)
         if max(mine["addr_tables"], mine["user_tables"]) >= limits.open_tables:
             raise ServiceError(
                 "too_many",
-                f"you have {limits.open_tables} tables that are not over: finish or leave some before you make more",
+                "you have {count} tables that are not over: finish or leave some before you make more",
+                count=limits.open_tables,
             )
         searching = sum(1 for s in request.seats if s.kind == "bot" and s.bot == "ismcts")
         if searching and max(mine["addr_search_bots"], mine["user_search_bots"]) + searching > limits.search_bots:
             raise ServiceError(
                 "too_many",
-                f"your tables that are not over may have {limits.search_bots} IS-MCTS bots in all: "
+                "your tables that are not over may have {count} IS-MCTS bots in all: "
                 "choose another bot, or finish a game first",
+                count=limits.search_bots,
             )
 
     async def expire_waiting(self) -> list[str]:

@@ -67,6 +67,7 @@ KEYWORDS: dict[str, Any] = {
     "pgettext": ((1, "c"), 2),
     "N_": None,
     "ServiceError": (2,),
+    "Plural": (1, 2),
 }
 METHOD_MAP = [
     ("web/templates/**.html", "jinja2.ext:babel_extract"),
