@@ -32,8 +32,9 @@ TEXT_LAYOUT = """(svgText) => {
   const svg = wrap.querySelector('svg');
   const box = svg.getBoundingClientRect();
   const rects = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
-    const r = t.getBoundingClientRect();
-    return {l: r.left, t: r.top, r: r.right, b: r.bottom, s: t.textContent.trim()};
+    // a text's box holds its line's spacing too: the glyphs lie within the middle of its height
+    const r = t.getBoundingClientRect(), pad = (r.bottom - r.top) * 0.18;
+    return {l: r.left, t: r.top, r: r.right, b: r.bottom, gt: r.top + pad, gb: r.bottom - pad, s: t.textContent.trim()};
   });
   const out = [];
   for (const a of rects) {
@@ -43,9 +44,9 @@ TEXT_LAYOUT = """(svgText) => {
   for (let i = 0; i < rects.length; i++) {
     for (let j = i + 1; j < rects.length; j++) {
       const a = rects[i], b = rects[j];
-      const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
-      const small = Math.min((a.r - a.l) * (a.b - a.t), (b.r - b.l) * (b.b - b.t));
-      if (w > 1 && h > 1 && w * h > 0.25 * small) out.push('overlap: ' + a.s + ' | ' + b.s);
+      const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.gb, b.gb) - Math.max(a.gt, b.gt);
+      const small = Math.min((a.r - a.l) * (a.gb - a.gt), (b.r - b.l) * (b.gb - b.gt));
+      if (w > 1 && h > 1 && w * h > 0.04 * small) out.push('overlap: ' + a.s + ' | ' + b.s);
     }
   }
   return out;

@@ -140,9 +140,20 @@ class Svg:
         self.attrs = attrs
         self._parts: list[str] = []
         self._open: list[str] = []
+        # the smallest text drawn (the page keeps it readable on a phone); a "zg-glyph" (a letter or sign on an
+        # icon, whose colour and shape say the same) does not count
+        self.min_font: float | None = None
 
     def element(self, tag: str, text: str | None = None, /, **attrs: object) -> None:
         """Add one element; ``text`` (escaped) goes inside it."""
+        glyph = "zg-glyph" in str(attrs.get("cls") or "").split()
+        if tag == "text" and attrs.get("font_size") is not None and not glyph:
+            try:
+                size = float(str(attrs["font_size"]))
+            except ValueError:
+                size = None
+            if size is not None and (self.min_font is None or size < self.min_font):
+                self.min_font = size
         if text is None:
             self._parts.append(f"<{tag}{_attrs(attrs)}/>")
         else:
@@ -193,7 +204,9 @@ class Svg:
             raise ValueError("an SVG group was left open")
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(self.width)} {fmt(self.height)}"'
-            f' class="zg-board" role="img" aria-label="{esc(self.title)}"{_attrs(self.attrs)}>'
+            f' class="zg-board" role="img" aria-label="{esc(self.title)}"'
+            + (f' data-min-font="{fmt(self.min_font)}"' if self.min_font is not None else "")
+            + f"{_attrs(self.attrs)}>"
         )
         title = f"<title>{esc(self.title)}</title>" if self.title else ""
         return head + title + "".join(self._parts) + "</svg>"

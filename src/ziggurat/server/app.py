@@ -553,6 +553,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "lobby.html",
             user=user,
             your_turn=[g for g in games if g["your_turn"]],
+            mine=[g for g in games if g["status"] != "over"][:20],  # an account's tables, on any device
             games=lobby_games(),
             games_json=json.dumps(lobby_games()),
             tables=tables,

@@ -162,6 +162,7 @@ def _jade_token(s: Svg, cx: float, cy: float, r: float, label: str, filled: bool
             font_weight="bold",
             text_anchor="middle",
             fill="#fff" if filled else JADE_EDGE,
+            cls="zg-glyph",
         )
 
 
@@ -213,6 +214,7 @@ def _brick(
             font_weight="bold",
             text_anchor="middle",
             fill="#fff",
+            cls="zg-glyph",
         )
         if wild[half] and animal != wild_symbol:
             if compact:
@@ -597,6 +599,7 @@ def board(
                 font_weight="bold",
                 text_anchor="middle",
                 fill="#fff",
+                cls="zg-glyph",
             )
         else:
             _jade_token(s, lx + 9, ly + ly_off - 6, 9, "")

@@ -708,7 +708,7 @@ def _pyramid(
                 ls = unit * 0.22
                 s.circle(x0 + ls * 0.85, y0 + ls * 0.85, ls * 0.68, fill="#fff", stroke=INK, stroke_width=1)
                 s.text(x0 + ls * 0.85, y0 + ls * 1.2, blk["label"], font_size=f"{ls:.0f}", text_anchor="middle",
-                       font_weight="bold", fill=INK, cls="kk-label")  # fmt: skip
+                       font_weight="bold", fill=INK, cls="kk-label zg-glyph")  # fmt: skip
 
     # the segments: dotted, then highlighted (last round), drawn, pending, then the clickable ones
     thick = max(2.2, unit * 0.075)
@@ -820,10 +820,10 @@ def _helps(
             # the permanent ±1 sits low in its box, its ∞ above it: neither covers the other
             cy = iy + size * (0.64 if is_perm else 0.5)
             s.text(ix + size / 2, cy + fs * 0.36, sym, font_size=f"{fs:.0f}", text_anchor="middle",
-                   font_weight="bold", fill=ink)  # fmt: skip
+                   font_weight="bold", fill=ink, cls="zg-glyph")  # fmt: skip
             if is_perm:
                 s.text(ix + size / 2, iy + size * 0.3, "∞", font_size=f"{size * 0.28:.0f}", text_anchor="middle",
-                       fill=ink)  # fmt: skip
+                       fill=ink, cls="zg-glyph")  # fmt: skip
             if is_used and not is_perm:
                 s.line(ix + 3, iy + size - 3, ix + size - 3, iy + 3, stroke=CROSS, stroke_width=max(1.5, unit * 0.05),
                        stroke_linecap="round")  # fmt: skip

@@ -327,7 +327,16 @@ def icon(s: Svg, kind: str, cx: float, cy: float, size: float) -> None:
     elif kind in ("market", "heritage"):
         fill, line, letter = ("#dbe8f6", "#2c5d8f", "M") if kind == "market" else ("#f3e0c8", "#8a5a2b", "H")
         s.rect(cx - h * 0.7, cy - h, h * 1.4, h * 2, rx=2, fill=fill, stroke=line, stroke_width=1.2)
-        s.text(cx, cy + h * 0.38, letter, font_size=fmt(h * 1.15), text_anchor="middle", font_weight="bold", fill=line)
+        s.text(
+            cx,
+            cy + h * 0.38,
+            letter,
+            font_size=fmt(h * 1.15),
+            text_anchor="middle",
+            font_weight="bold",
+            fill=line,
+            cls="zg-glyph",
+        )
     elif kind == "offering":
         s.rect(cx - h * 0.75, cy - h, h * 1.5, h * 2, rx=2, fill="#ffe9a8", stroke="#9b7a2f", stroke_width=1.2)
         icon(s, "points", cx, cy, size * 0.7)
@@ -917,8 +926,10 @@ def _mini_card(
             s.text(x + w - 18, y + h - 2, tr.gettext("at end"), font_size=9, text_anchor="middle", fill=MUTED)
         return
     s.text(x + 4, y + 12, card["id"], font_size=10, fill=line, font_weight="bold")
-    gw = w - 8 - (22 if pts else 0)
-    draw_items(s, cost, gain, x + 4 + gw / 2, y + h / 2 + 4, gw, 12)
+    # the effect beside the id, not under it
+    left = x + 4 + text_width(card["id"], 10, bold=True) + 3
+    gw = x + w - 4 - (22 if pts else 0) - left
+    draw_items(s, cost, gain, left + gw / 2, y + h / 2 + 3, gw, 12)
     if pts:
         icon(s, "points", x + w - 13, y + h / 2, 20)
         s.text(x + w - 13, y + h / 2 + 4, pts, font_size=10, text_anchor="middle", font_weight="bold", fill="#fff")
@@ -928,9 +939,10 @@ def _market(s: Svg, ctx: _Ctx) -> None:
     view = ctx.view
     tr = ctx.tr
     y = MARKET_Y
-    s.text(MARGIN, y + 15, tr.gettext("Market"), font_size=15, font_weight="bold", fill=INK)
+    title = tr.gettext("Market")
+    s.text(MARGIN, y + 15, title, font_size=15, font_weight="bold", fill=INK)
     s.text(
-        MARGIN + 62,
+        MARGIN + text_width(title, 15, bold=True) + 8,
         y + 15,
         tr.ngettext(
             "{n} card in the deck · pay the cost once, keep the card",
@@ -1098,7 +1110,9 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
                 hx += 60
             for k in range(count):
                 s.rect(hx + k * 8, hy + 2, 20, 26, rx=3, fill="#8a5a2b", stroke="#4a2e12")
-                s.text(hx + k * 8 + 10, hy + 20, "?", font_size=12, text_anchor="middle", fill="#f3e0c8")
+                s.text(
+                    hx + k * 8 + 10, hy + 20, "?", font_size=12, text_anchor="middle", fill="#f3e0c8", cls="zg-glyph"
+                )
             if count:
                 s.text(hx + count * 8 + 18, hy + 20, f"×{count}", font_size=13, font_weight="bold", fill=INK)
                 hx += count * 8 + 46

@@ -6,7 +6,9 @@
 // the event number it had; a move not yet acknowledged is sent again with the
 // same message id, and the server applies it at most once.
 import { BoardClicks } from "./board.js";
+import { boardHelp, fitBoard, fitButton } from "./fit.js";
 import { _, lang } from "./i18n.js";
+import { remember } from "./mine.js";
 
 const root = document.getElementById("zg-table");
 const tableId = root.dataset.table;
@@ -30,6 +32,10 @@ let seatLost = false; // the server said this page no longer holds its seat
 const pageTitle = document.title;
 
 const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions });
+const fitEl = document.getElementById("zg-fit");
+fitButton(boardEl, fitEl);
+fitBoard(boardEl, fitEl);
+boardHelp(boardEl, document.getElementById("zg-board-help"));
 
 function newId() {
   return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 36);
@@ -110,6 +116,7 @@ function applyFrame(f, drawn = false) {
   frame = f;
   if (f.html && !drawn) {
     boardEl.innerHTML = f.html.board;
+    fitBoard(boardEl, fitEl);
     statusEl.innerHTML = f.html.status;
     for (const li of f.html.log) logEl.insertAdjacentHTML("beforeend", li);
   }
@@ -303,5 +310,6 @@ function showInvites() {
 }
 
 showInvites();
+if (seat !== null) remember(tableId, root.dataset.game, seat); // the lobby's "My tables" finds it again
 applyFrame(frame, true); // the page came with this frame drawn
 connect();
