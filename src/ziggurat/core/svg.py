@@ -18,7 +18,7 @@ a prefix of another, so a completed path always names exactly one action.
 >>> with s.group(data_key="card:1", cls="zg-card"):
 ...     s.text(5, 5, "<1>")
 >>> print(s.render())  # doctest: +NORMALIZE_WHITESPACE
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 40" class="zg-board" role="img"
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 40" class="zg-board" role="group"
  aria-label="demo"><title>demo</title><rect x="0" y="0" width="10" height="10" class="zg-frame"/><g
  data-key="card:1" class="zg-card"><text x="5" y="5">&lt;1&gt;</text></g></svg>
 """
@@ -204,7 +204,8 @@ class Svg:
             raise ValueError("an SVG group was left open")
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(self.width)} {fmt(self.height)}"'
-            f' class="zg-board" role="img" aria-label="{esc(self.title)}"'
+            # a group, not an image: the parts a player may click are buttons inside it
+            f' class="zg-board" role="group" aria-label="{esc(self.title)}"'
             + (f' data-min-font="{fmt(self.min_font)}"' if self.min_font is not None else "")
             + f"{_attrs(self.attrs)}>"
         )
