@@ -47,7 +47,7 @@ def test_a_missing_or_fuzzy_translation_is_reported(tmp_path, monkeypatch) -> No
 def _python_sources() -> list[Path]:
     files = [*(SRC / "web").rglob("*.py"), *(SRC / "server").rglob("*.py")]
     files += [p for p in (SRC / "games").rglob("web.py")]
-    return [f for f in files if "migrations" not in f.parts]
+    return [f for f in files if "migrations" not in f.parts and f.name != "admin.py"]  # admin: the terminal's
 
 
 def _name(func: ast.expr) -> str | None:

@@ -118,8 +118,11 @@ class Accounts:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise failure from None
         if row.banned_at is not None:  # said only to whoever knows the password
-            reason = f": {row.ban_reason}" if row.ban_reason else ""
-            raise ServiceError("forbidden", f"this account is shut out by the site's operators{reason}")
+            if row.ban_reason:
+                raise ServiceError(
+                    "forbidden", "this account is shut out by the site's operators: {reason}", reason=row.ban_reason
+                )
+            raise ServiceError("forbidden", "this account is shut out by the site's operators")
         if _hasher.check_needs_rehash(row.password_hash):
             self._rehash(row.id, password)
         token = new_token()

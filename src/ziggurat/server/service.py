@@ -25,7 +25,6 @@ import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
 from ziggurat.core.i18n import N_, Message, Plural, Translator
-from ziggurat.core.registry import make_game
 from ziggurat.server.limits import Limits, Throttle, a_wait
 from ziggurat.server.live import LiveTable, TableBroken, shared_game
 from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged

@@ -70,6 +70,7 @@ KEYWORDS: dict[str, Any] = {
     "Plural": (1, 2),
 }
 METHOD_MAP = [
+    ("server/admin.py", "ignore"),  # the operators' terminal tools: not the web's
     ("web/templates/**.html", "jinja2.ext:babel_extract"),
     ("web/static/**.js", "javascript"),
     ("**.py", "python"),
