@@ -27,8 +27,8 @@ from ziggurat.server.mail import MailSettings, your_turn
 from ziggurat.web import i18n
 
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
-# engine texts the web cannot translate yet: the moves' own texts (the log and the action buttons)
-ENGINE_TEXT = frozenset({"zg-log-move", "zg-log-undo"})
+# a move taken back is named by its short text (the engines' own notation, the same in every language)
+ENGINE_TEXT = frozenset({"zg-log-undo"})
 
 
 def receive(ws, kind: str | None = None) -> dict:

@@ -136,8 +136,11 @@ def html_frame(table: LiveTable, audience: Audience, since: int = 0, lang: str =
     entry = get_game(table.game.spec.id)
     tr = i18n.translator(lang)
     board_svg, paths = pages.board(entry, frame["view"], audience, legal, tr)
+    state = table.state
     for a in frame["actions"]:
         a["path"] = list(paths.get(a["id"], ()))
+        # the button's words: what the move does, in the page's language (``text`` stays the one to type)
+        a["label"] = i18n.engine_text(state.describe_action(a["id"], audience, audience=audience), tr)
     outcome = frame["status"].get("outcome")
     frame["html"] = {
         "board": board_svg,

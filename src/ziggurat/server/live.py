@@ -196,10 +196,12 @@ class LiveTable:
             simultaneous = state.current_player() == SIMULTANEOUS
             waiting = state.players_to_move()
             text = state.action_to_text(row.action_id, row.seat)
+            # what the move did, named as its player saw it (the others read it when they see the move)
+            message = state.describe_action(row.action_id, row.seat, audience=row.seat)
             before = state.clone() if self.game.spec.has_hidden_information else None
             state.apply_action(row.action_id, row.seat)
             self._before = before
-            self.journal.record(row.seat, text, simultaneous, waiting, state)
+            self.journal.record(row.seat, text, simultaneous, waiting, state, message)
             self.played.append(Played(row, text, simultaneous, waiting))
         self.rows.append(row)
         self.version += 1

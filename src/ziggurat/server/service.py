@@ -71,17 +71,24 @@ class ServiceError(ZigguratError):
         self.params = params
         self.message = message.format(**params) if params else message
         self.translate = True
+        self.engine: Any = None  # the engine's message (ziggurat.core.message.Message), if it gave one
         super().__init__(self.message)
 
     @classmethod
     def from_engine(cls, code: str, exc: Exception) -> ServiceError:
-        """An error whose text is the engine's own (English: games write no catalogs)."""
+        """An error the engine explained: its message (id and parameters) is written in the reader's language;
+        a plain text of the engine's stays English."""
         error = cls(code, str(exc))
+        error.engine = getattr(exc, "message", None)
         error.translate = False
         return error
 
     def text(self, tr: Translator) -> str:
         """The message in the language of ``tr``."""
+        if self.engine is not None:
+            from ziggurat.web.i18n import engine_text
+
+            return engine_text(self.engine, tr)
         if not self.translate:
             return self.message
         translated = tr.gettext(self.template)

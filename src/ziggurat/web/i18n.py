@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT",
     "LANGUAGES",
     "choose",
+    "engine_text",
     "js_catalog",
     "negotiate",
     "translator",
@@ -189,6 +190,65 @@ def choose(asked: str | None, cookie: str | None, accept_language: str | None) -
     return negotiate(accept_language) or DEFAULT
 
 
+# --------------------------------------------------------------------------- the engines' messages
+ENGINE_LOCATION = "games/{prefix}/messages"  # where an engine message's template is said to come from
+
+
+def engine_text(message: Any, tr: Translator) -> str:
+    """An engine's message (a :class:`~ziggurat.core.message.Message`, or its JSON) in the language of ``tr``.
+
+    The engines write English templates by message id (``games/<id>/messages.py``);
+    the catalogs hold each one under its id as context, so the same English may read
+    differently for two ids. A string parameter the catalog knows (an animal, a
+    colour, a resource: the content's own words) is translated too; any other (a
+    card's id, Nakum's names) stays as it is.
+
+    >>> from ziggurat.core.message import Message
+    >>> card = Message("kuhnah.card", {"id": "17a", "value": 17, "left": "monkey", "right": "bat"})
+    >>> m = Message("kuhnah.take", {"card": card, "jade": 2})
+    >>> engine_text(m, translator("en")), engine_text(m, translator("es"))
+    ('takes the 17 (monkey|bat) with 2 jade', 'toma el 17 (mono|murciélago) con 2 jade')
+    """
+    from ziggurat.core import game_ids
+    from ziggurat.core.message import Message, english, render
+
+    game_ids()  # the games' catalogs are made when the games are found
+    if not isinstance(message, Message):
+        message = Message.from_json(message)
+
+    def lookup(message_id: str) -> str:
+        return tr.pgettext(message_id, english(message_id))
+
+    return render(_with_terms(message, tr), lookup, conjunction=tr.pgettext("list", "and"))
+
+
+def _with_terms(message: Any, tr: Translator) -> Any:
+    from ziggurat.core.message import Message
+
+    def term(value: Any) -> Any:
+        if isinstance(value, Message):
+            return _with_terms(value, tr)
+        if isinstance(value, str) and value:
+            return tr.gettext(value)
+        if isinstance(value, list | tuple):
+            return [term(v) for v in value]
+        return value
+
+    return Message(message.id, {k: term(v) for k, v in message.params.items()})
+
+
+def _engine_messages() -> Iterable[tuple[str, str, str]]:
+    """(location, English template, message id) of every message an engine can give."""
+    from ziggurat.core import game_ids, get_game
+    from ziggurat.core.message import catalogs
+
+    for gid in game_ids():
+        get_game(gid)  # a game's catalog is made when the game is imported
+    for prefix, catalog in sorted(catalogs().items()):
+        for message_id, template in catalog.templates.items():
+            yield ENGINE_LOCATION.format(prefix=prefix), template, message_id
+
+
 # --------------------------------------------------------------------------- the catalogs' tools
 def _spec_messages() -> Iterable[tuple[str, str | tuple[str, str], str | None]]:
     """(location, message, context) for the texts of every game's spec the web shows."""
@@ -233,6 +293,11 @@ def extract() -> Any:
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     for where, message, context in _spec_messages():
         template.add(message, None, [(where, 0)], context=context)
+    for where, english_template, message_id in _engine_messages():
+        template.add(english_template, None, [(where, 0)], context=message_id)
+    template.add(
+        "and", None, [("web/i18n.py", 0)], context="list", auto_comments=["the word that ends a list: a, b and c"]
+    )
     return template
 
 

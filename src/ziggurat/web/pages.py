@@ -165,6 +165,8 @@ def describe_entry(
     """One log entry as a line of text in the language of ``tr`` (the web's twin of ``Entry.describe``)."""
     kind, seat, text = entry["kind"], entry.get("seat"), entry.get("text", "")
     who = seat_name(seats, seat, tr) if seat is not None else ""
+    if kind == "move" and entry.get("message"):  # what moved, as the engine names it
+        return tr.gettext("{who} {does}").format(who=who, does=i18n.engine_text(entry["message"], tr))
     if kind == "move":
         return tr.gettext("{who}: {move}").format(who=who, move=text)
     if kind == "ready":

@@ -56,7 +56,7 @@ function showActions(candidates, path) {
   const buttons = candidates.map((a) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = a.text;
+    b.textContent = a.label || a.text;
     b.dataset.action = String(a.id);
     b.disabled = pending !== null;
     b.addEventListener("click", () => act(a.id));
