@@ -223,3 +223,24 @@ def test_a_wait_in_an_error_is_said_in_the_readers_language() -> None:
     spanish = error.text(i18n.translator("es"))
     assert spanish == "demasiadas contraseñas incorrectas: inténtalo de nuevo dentro de 2 minutos"
     assert ServiceError("too_many", "x {wait}", wait=a_wait(1)).text(i18n.translator("es")) == "x 1 segundo"
+
+
+def test_the_end_shows_every_score_term_by_term_and_nakums_star_counts_every_point(client: TestClient) -> None:
+    created = create(client, "nakum", ["me", "random"], seed=9)
+    table, token = created["id"], created["token"]
+    play_out(client, table, {created["seat"]: token}, seed=9)
+    page = client.get(f"/t/{table}", headers={**bearer(token), **SPANISH}).text
+    assert 'data-testid="breakdown"' in page and "Cómo se forman las puntuaciones" in page
+    assert "fichas de puntos" in page and "1 punto por cada" in page  # Nakum's own terms, in Spanish
+    assert untranslated(page, ignore_classes=ENGINE_TEXT) == []
+    data = frame(client, table, token)
+    totals = [float(s) for s in data["status"]["outcome"]["scores"]]
+    for total in totals:
+        assert f"{total:g}" in page.split('data-testid="breakdown"')[1]
+    # during play the star shows the score so far (offerings and cards included), not the tokens alone
+    created = create(client, "nakum", ["me", "random"], seed=9)
+    with client.websocket_connect(f"/api/tables/{created['id']}/ws") as ws:
+        ws.send_json({"type": "hello", "since": 0, "format": "html", "token": created["token"]})
+        receive(ws, "welcome")
+        board = receive(ws, "frame")["html"]["board"]
+    assert "points so far (if the game ended now)" in board

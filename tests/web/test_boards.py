@@ -91,3 +91,18 @@ def board_texts(svg: str) -> list[str]:
     """Every text of a drawn board (its <text> and <title> elements)."""
     root = ET.fromstring(svg)
     return ["".join(e.itertext()) for e in root.iter() if e.tag.endswith(("}text", "}title"))]
+
+
+def test_nakums_star_counts_every_point_so_far() -> None:
+    """After an 18-point offering the star said 3 (the tokens): it shows the standing the page hands it."""
+    from ziggurat.games.nakum.web import board as nakum_board
+
+    state = next(positions("nakum", 2, seed=4, every=1))
+    view = state.view(0)
+    tokens = view["players_info"][0]["points"]
+    with_standing = nakum_board(view, 0, [], standing=[21.0, float(tokens)])
+    star = re.search(r'<g class="zg-points"><title>([^<]*)</title>.*?<text[^>]*>([^<]*)</text>', with_standing.svg)
+    assert star is not None and star.group(2) == "21" and "21 points so far" in star.group(1)
+    alone = nakum_board(view, 0, [])
+    star = re.search(r'<g class="zg-points"><title>([^<]*)</title>.*?<text[^>]*>([^<]*)</text>', alone.svg)
+    assert star is not None and star.group(2) == str(tokens)

@@ -135,8 +135,11 @@ def html_frame(table: LiveTable, audience: Audience, since: int = 0, lang: str =
     legal = [(a["id"], a["text"]) for a in frame["actions"]]
     entry = get_game(table.game.spec.id)
     tr = i18n.translator(lang)
-    board_svg, paths = pages.board(entry, frame["view"], audience, legal, tr)
     state = table.state
+    # every player's score as this audience may see it (a hidden term leaves that total unknown to it)
+    breakdown = state.score_breakdown(audience) if table.started else None
+    standing = [p.total for p in breakdown.players] if breakdown is not None else None
+    board_svg, paths = pages.board(entry, frame["view"], audience, legal, tr, standing)
     for a in frame["actions"]:
         a["path"] = list(paths.get(a["id"], ()))
         # the button's words: what the move does, in the page's language (``text`` stays the one to type)
@@ -144,7 +147,7 @@ def html_frame(table: LiveTable, audience: Audience, since: int = 0, lang: str =
     outcome = frame["status"].get("outcome")
     frame["html"] = {
         "board": board_svg,
-        "status": pages.render_status(table.game.spec, frame, lang),
+        "status": pages.render_status(table.game.spec, frame, lang, breakdown if state.is_terminal() else None),
         "log": [pages.render_log_entry(e, frame["seats"], audience, tr, outcome) for e in frame["log"]],
     }
     return frame

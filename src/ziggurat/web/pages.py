@@ -83,12 +83,27 @@ def board(
     seat: int | None,
     legal: Sequence[tuple[int, str]],
     tr: Translator = ENGLISH,
+    standing: Sequence[float | None] | None = None,
 ) -> tuple[str, Mapping[int, tuple[str, ...]]]:
-    """The game's board (SVG) in the language of ``tr`` and its click paths; without a board, the view as text."""
+    """The game's board (SVG) in the language of ``tr`` and its click paths; without a board, the view as text.
+
+    ``standing``: every player's score so far as ``seat`` may see it (``State.score_breakdown``), for a
+    board that shows it (one whose drawing takes ``standing``).
+    """
     if entry.board is None:
         return f'<pre class="zg-view-text">{esc(json.dumps(view, indent=1, ensure_ascii=False))}</pre>', {}
-    drawn = entry.board(view, seat, legal, tr=tr)
+    if standing is not None and _takes_standing(entry.board):  # type: ignore[arg-type]
+        drawn = entry.board(view, seat, legal, tr=tr, standing=standing)  # type: ignore[call-arg]
+    else:
+        drawn = entry.board(view, seat, legal, tr=tr)
     return drawn.svg, drawn.paths
+
+
+@functools.cache
+def _takes_standing(drawing: Any) -> bool:
+    import inspect
+
+    return "standing" in inspect.signature(drawing).parameters
 
 
 def bot_name(bot: str, tr: Translator = ENGLISH) -> str:
@@ -151,9 +166,21 @@ def seat_names(seats: Sequence[Mapping[str, Any]], which: Sequence[int], joiner:
     return joiner.join(seat_name(seats, p, tr) for p in which)
 
 
-def render_status(spec: GameSpec, frame: Mapping[str, Any], lang: str = i18n.DEFAULT) -> str:
-    """The side panel: the turn banner and the seats."""
-    return render("_status.html", lang, spec=spec, f=frame)
+def render_status(spec: GameSpec, frame: Mapping[str, Any], lang: str = i18n.DEFAULT, breakdown: Any = None) -> str:
+    """The side panel: the turn banner and the seats; at the end, each score term by term (``breakdown``)."""
+    tr = i18n.translator(lang)
+    scores = None
+    if breakdown is not None:
+        scores = [
+            {
+                "seat": p.player,
+                "total": p.total,
+                "terms": [{"label": i18n.engine_text(t.label, tr), "points": t.points} for t in p.terms],
+            }
+            for p in breakdown.players
+        ]
+        notes = [i18n.engine_text(n, tr) for n in breakdown.notes]
+    return render("_status.html", lang, spec=spec, f=frame, scores=scores, notes=notes if scores else [])
 
 
 def describe_entry(

@@ -455,6 +455,7 @@ class _Ctx:
         self.player = player
         self.tr = tr
         self.asked = bool(legal)  # the viewer is asked to decide now (not while the table waits or a bot plays)
+        self.standing: Sequence[float | None] | None = None
         self.n = int(view["players"])
         self.paths: dict[int, tuple[str, ...]] = {}
         self.by_key: dict[str, str] = {}
@@ -1014,8 +1015,18 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
             s.text(x + PANEL_W - 8, y + 20, final, font_size=15, text_anchor="end", font_weight="bold", fill=INK)
             right = x + PANEL_W - 8 - text_width(final, 15, bold=True)
         else:
-            s.tooltip(tr.ngettext("{n} point token", "{n} point tokens", int(info["points"])).format(n=info["points"]))
-            number = str(info["points"])
+            tokens = tr.ngettext("{n} point token", "{n} point tokens", int(info["points"])).format(n=info["points"])
+            total = ctx.standing[p] if ctx.standing is not None and p < len(ctx.standing) else None
+            if total is not None:
+                s.tooltip(
+                    tr.gettext("{n} points so far (if the game ended now); {tokens}").format(
+                        n=fmt(total), tokens=tokens
+                    )
+                )
+                number = fmt(total)
+            else:
+                s.tooltip(tokens)
+                number = str(info["points"])
             nx = x + PANEL_W - 8 - text_width(number, 17, bold=True)
             icon(s, "points", nx - 13, y + 14, 20)
             s.text(x + PANEL_W - 8, y + 20, number, font_size=17, font_weight="bold", fill=INK, text_anchor="end")
@@ -1144,15 +1155,23 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
 
 
 def board(
-    view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator = ENGLISH
+    view: Mapping[str, Any],
+    player: int | None,
+    legal: Sequence[tuple[int, str]],
+    tr: Translator = ENGLISH,
+    standing: Sequence[float | None] | None = None,
 ) -> Board:
     """Nakum's table for ``player`` (``None``: a spectator) and the click path of each legal move.
 
     Drawn from ``view`` (``state.view(player)``) and ``legal`` only, its texts in
     the language of ``tr`` (the names of places and cards stay as printed); the
-    same arguments give the same SVG, byte for byte.
+    same arguments give the same SVG, byte for byte. ``standing``: each player's
+    score so far as ``player`` sees it (``State.score_breakdown``: offerings, cards'
+    end points, tokens and stores), shown by the star; without it the star counts
+    point tokens only.
     """
     ctx = _Ctx(view, player, legal, tr)
+    ctx.standing = standing
     n = ctx.n
     rows = (n + 1) // 2
     height = PLAYERS_Y + rows * (PANEL_H + GAP) - GAP + MARGIN
