@@ -137,7 +137,8 @@ def html_frame(table: LiveTable, audience: Audience, since: int = 0, lang: str =
     tr = i18n.translator(lang)
     state = table.state
     # every player's score as this audience may see it (a hidden term leaves that total unknown to it)
-    breakdown = state.score_breakdown(audience) if table.started else None
+    wanted = state.is_terminal() or (entry.board is not None and pages.takes_standing(entry.board))
+    breakdown = state.score_breakdown(audience) if table.started and wanted else None
     standing = [p.total for p in breakdown.players] if breakdown is not None else None
     board_svg, paths = pages.board(entry, frame["view"], audience, legal, tr, standing)
     for a in frame["actions"]:

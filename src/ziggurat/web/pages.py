@@ -92,11 +92,16 @@ def board(
     """
     if entry.board is None:
         return f'<pre class="zg-view-text">{esc(json.dumps(view, indent=1, ensure_ascii=False))}</pre>', {}
-    if standing is not None and _takes_standing(entry.board):  # type: ignore[arg-type]
+    if standing is not None and takes_standing(entry.board):
         drawn = entry.board(view, seat, legal, tr=tr, standing=standing)  # type: ignore[call-arg]
     else:
         drawn = entry.board(view, seat, legal, tr=tr)
     return drawn.svg, drawn.paths
+
+
+def takes_standing(drawing: Any) -> bool:
+    """Whether a game's drawing shows the players' scores so far (its ``board`` takes ``standing``)."""
+    return _takes_standing(drawing)
 
 
 @functools.cache
