@@ -195,3 +195,31 @@ def test_the_end_of_a_game_and_its_replay(browser: Any, web: ThreadedServer, sho
         screenshot(page, shots, f"replay-{name}")
     assert page.js_errors == []
     page.context.close()
+
+
+def test_clicking_a_part_that_is_no_move_says_why(browser: Any, web: ThreadedServer, shots: Path) -> None:
+    page = new_page(browser, WIDE)
+    page.goto(web.url + "/?lang=es")
+    create_from_lobby(page, web.url, "pyramix", ["me", "random"], name="Ana")
+    table = TablePage(page)
+    table.wait_online()
+    table.wait_turn_or_end()
+    n0 = table.n()
+    where = page.evaluate(
+        """() => {
+          const cube = [...document.querySelectorAll('#zg-board [data-why]')].find((g) => {
+            const r = g.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return hit && hit.closest('[data-why]') === g;
+          });
+          const r = cube.getBoundingClientRect();
+          return [r.left + r.width / 2, r.top + r.height / 2, cube.dataset.why];
+        }"""
+    )
+    page.mouse.click(where[0], where[1])
+    page.wait_for_function("() => document.getElementById('zg-board-help').dataset.why === 'true'")
+    said = page.locator("#zg-board-help").inner_text()
+    assert said and table.n() == n0, "a click on a part that is no move says why and moves nothing"
+    assert "cara" in said or "cobra" in said or "hueco" in said, said  # Pyramix's reasons, in Spanish
+    screenshot(page, shots, "pyramix-why-not-1366")
+    page.context.close()

@@ -96,7 +96,7 @@ def test_a_table_on_a_phone(browser: Any, web: ThreadedServer, shots: Path, game
     target = page.evaluate(
         """() => {
           const g = [...document.querySelectorAll('#zg-board svg g')].find((g) =>
-            !g.classList.contains('zg-legal') && [...g.children].some((c) => c.tagName === 'title')
+            !g.classList.contains('zg-legal') && !g.dataset.why && [...g.children].some((c) => c.tagName === 'title')
             && g.getBoundingClientRect().width > 4);
           g.scrollIntoView({block: 'center', inline: 'center'});
           const r = g.getBoundingClientRect();

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.test_community import H
 from tests.server.test_community import sign_up as api_sign_up
-from tests.server.util import bearer, create, frame, play_out
+from tests.server.util import bearer, claim_all, create, frame, play_out
 from tests.web.untranslated import untranslated
 from ziggurat.core import game_ids
 from ziggurat.server.app import Settings, create_app
@@ -244,3 +244,38 @@ def test_the_end_shows_every_score_term_by_term_and_nakums_star_counts_every_poi
         receive(ws, "welcome")
         board = receive(ws, "frame")["html"]["board"]
     assert "points so far (if the game ended now)" in board
+
+
+def test_why_a_part_of_the_board_is_no_move_comes_from_the_engine_in_the_readers_language(client: TestClient) -> None:
+    """K'uh Nah: the board marks the places over two cards where the card being placed may not go; asking why
+    gives the engine's reason (the support rule), to that seat only, in its language."""
+    import random as _random
+
+    created = create(client, "kuhnah", ["me", "human"], seed=3)
+    tokens = claim_all(client, created)
+    table = created["id"]
+    rng = _random.Random(3)
+    for _ in range(400):
+        f = frame(client, table)
+        seat = f["status"]["to_move"][0]
+        mine = frame(client, table, tokens[seat], fmt="html")
+        blocked = re.findall(r'class="kn-blocked" data-why="([^"]+)"', mine["html"]["board"])
+        if blocked:
+            break
+        action = rng.choice(mine["actions"])["id"]
+        client.post(f"/api/tables/{table}/act", json={"action": action, "n": mine["n"]}, headers=bearer(tokens[seat]))
+    else:
+        raise AssertionError("no place was ever blocked")
+    asked = client.get(
+        f"/api/tables/{table}/why", params={"text": blocked[0]}, headers={**bearer(tokens[seat]), **SPANISH}
+    )
+    assert asked.status_code == 200, asked.text
+    body = asked.json()
+    assert body["legal"] is False and body["id"] == "kuhnah.support"
+    assert "no puede ir en" in body["message"] and untranslated(f"<p>{body['message']}</p>") == []
+    english = client.get(f"/api/tables/{table}/why", params={"text": blocked[0]}, headers=bearer(tokens[seat])).json()
+    assert "can't go at" in english["message"]
+    legal = mine["actions"][0]["text"]
+    assert client.get(f"/api/tables/{table}/why", params={"text": legal}, headers=bearer(tokens[seat])).json()["legal"]
+    spectator = client.get(f"/api/tables/{table}/why", params={"text": blocked[0]})
+    assert spectator.status_code == 403

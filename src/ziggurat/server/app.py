@@ -47,6 +47,7 @@ from starlette.requests import ClientDisconnect
 
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
+from ziggurat.core.errors import ActionError, IllegalActionError
 from ziggurat.core.i18n import N_
 from ziggurat.server import community, frames, learn
 from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User, check_signup, name_key
@@ -738,6 +739,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await service().act(
             table, seat, data.get("action"), data.get("text"), data.get("n"), data.get("id"), timer, proof=proof
         )
+
+    @app.get("/api/tables/{table_id}/why")
+    async def api_why(request: Request, table_id: str, text: str = "") -> Any:
+        """Why the move written ``text`` is not one of your legal moves now, in your language (the engine's own
+        explanation, which speaks to your seat only); ``{"legal": true}`` if it is one."""
+        table = await service().get(table_id)
+        seat = await audience(request, table, need_header=False)
+        if seat is None:
+            raise ServiceError("forbidden", "only a player at this table can ask why a move is not possible")
+        if not text or len(text) > 200:
+            raise ServiceError("bad_request", "say which move: ?text=...")
+        await service().refresh(table)
+        tr = translator_of(request)
+        try:
+            table.state.action_from_text(text, seat)
+        except IllegalActionError as exc:
+            why = ServiceError.from_engine("illegal", exc)
+            return {"legal": False, "message": why.text(tr), "id": exc.message_id}
+        except ActionError as exc:
+            raise ServiceError.from_engine("bad_action", exc) from None
+        return {"legal": True, "message": tr.gettext("that move can be made now")}
 
     @app.post("/api/tables/{table_id}/undo")
     async def api_undo(request: Request, table_id: str) -> Any:

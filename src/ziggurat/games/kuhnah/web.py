@@ -313,6 +313,12 @@ def _place_words(text: str, tr: Translator) -> str:
     return tr.gettext("row {row} pos {pos}").format(row=words[1], pos=words[3])
 
 
+def _over_two(cards: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """Every empty place of a pyramid that has two cards side by side under it (where a card could rest)."""
+    at = {(c["row"], c["pos"]) for c in cards}
+    return sorted((r + 1, p) for r, p in at if (r, p + 1) in at and (r + 1, p) not in at)
+
+
 def _uncovered(cards: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
     at = {(c["row"], c["pos"]) for c in cards}
     return {(r, p) for r, p in at if (r + 1, p) not in at and (r + 1, p - 1) not in at}
@@ -369,9 +375,11 @@ def board(
 
     # --- layout of the pyramids: one brick size for every wall, so they compare at a glance
     ghosts: dict[tuple[int, int], tuple[int, str]] = {}
+    blocked: list[tuple[int, int]] = []  # places over two cards where the card being placed may not go
     if player is not None and moves.place:
         base_count = sum(1 for c in pyramids[player] if c["row"] == 1)
         ghosts = _slots(moves, base_count)
+        blocked = [rp for rp in _over_two(pyramids[player]) if rp not in ghosts]
     spans = []
     for p, cards in enumerate(pyramids):
         base = [int(c["pos"]) for c in cards if c["row"] == 1] or [1]
@@ -383,7 +391,7 @@ def board(
     bh = min(BRICK_H, max(bw * BRICK_H / BRICK_W, 40.0))
     heights = []
     for p, cards in enumerate(pyramids):
-        rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in ghosts] if p == player else []))
+        rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in [*ghosts, *blocked]] if p == player else []))
         heights.append(HEADER_H + rows * bh + 16)
     legend = _legend(view, pyramids, tr)
     legend_h = 40.0 + (legend[-1][1] if legend else 0)
@@ -443,7 +451,8 @@ def board(
             continue
         cid = str(card["id"])
         take = moves.take.get(cid)
-        with s.group(data_key=f"take:{cid}", cls="kn-take"):
+        asks = player is not None and take is None  # a click asks the engine why it cannot be taken
+        with s.group(data_key=f"take:{cid}", cls="kn-take", data_why=f"take {cid}" if asks else None):
             if card["jade"]:
                 tip = tr.gettext("Take {card} with its {n} jade").format(card=_card_words(card, tr), n=card["jade"])
             else:
@@ -453,7 +462,8 @@ def board(
         if take is not None:
             paths[take] = (f"take:{cid}",)
         put = moves.jade.get(cid)
-        with s.group(data_key=f"jade:{cid}", cls="kn-jade"):
+        asks = player is not None and put is None
+        with s.group(data_key=f"jade:{cid}", cls="kn-jade", data_why=f"jade {cid}" if asks else None):
             jade = int(card["jade"])
             s.tooltip(tr.gettext("Put one of your jade on {card} ({n} jade on it now)").format(card=cid, n=jade))
             _jade_token(s, x + QUARRY_W / 2, cy + QUARRY_H + 4, 18, str(jade), filled=jade > 0, frame=True)
@@ -533,7 +543,7 @@ def board(
             lo, hi = spans[p]
             wall_w = (hi - lo + 1) * bw
             x0 = (WIDTH - wall_w) / 2
-            rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in ghosts] if p == player else []))
+            rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in [*ghosts, *blocked]] if p == player else []))
             base_y = y + HEADER_H + (rows - 1) * bh + 4
 
             def at(row: int, pos: int, x0: float = x0, lo: int = lo, base_y: float = base_y) -> tuple[float, float]:
@@ -583,6 +593,13 @@ def board(
                             font_weight="bold",
                         )
                     paths[action] = (key,)
+                for row, pos in blocked:  # no move: a click asks the engine why the card may not go there
+                    bx, by = at(row, pos)
+                    where = tr.gettext("row {row} pos {pos}").format(row=row, pos=pos)
+                    with s.group(cls="kn-blocked", data_why=f"row {row} pos {pos}"):
+                        s.tooltip(tr.gettext("{place}: {card} cannot go here now").format(place=where, card=placing))
+                        s.rect(bx + 5, by + 5, bw - 10, bh - 10, rx="6", fill="#fbeae8", fill_opacity="0.6",
+                               stroke="#b3261e", stroke_opacity="0.5", stroke_dasharray="3 4")  # fmt: skip
         y += h + 10
 
     # --- legend

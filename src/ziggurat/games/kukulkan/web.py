@@ -659,6 +659,8 @@ def _pyramid(
         attrs: dict[str, object] = {"cls": "kk-block", "data_block": str(b)}
         if move:
             attrs["data_key"] = f"block:{b}"
+        elif moves and moves.any():  # the viewer's own sheet while choosing: a click asks the engine why not
+            attrs["data_why"] = f"write b{b}" if value is None else f"mark b{b}"
         with s.group(**attrs):
             if move:
                 sup = [values[x] for x in blk.get("supports") or []]

@@ -470,6 +470,28 @@ class _Ctx:
         move = self.by_key.get(key)
         return self.tr.gettext("{move} — {about}").format(move=move, about=about) if move else about
 
+    def why(self, key: str) -> str | None:
+        """The move a part of the board that is no move now would be (the page asks the engine why not)."""
+        if self.player is None or key in self.by_key:
+            return None
+        phase = self.view["phase"]
+        kind, _, rest = key.partition(":")
+        if kind == "basic":
+            tile, n = rest.split(":")
+            single = any(t["tile"] == tile and len(t["basics"]) == 1 for t in self.view["tiles"])
+            return f"place {tile} basic" if single else f"place {tile} basic {n}"
+        if kind == "camp":
+            return f"place {rest} camp"
+        if key in ("pyramid", "pituk", "start", "grow"):
+            return f"place {key}"
+        if kind == "opt":
+            tile, n = rest.split(":")
+            return f"{'free' if phase == 'free' else 'camp'} {tile} {n}"
+        if kind == "tile":
+            return f"{'reveal' if phase == 'reveal' else 'explore'} {rest}"
+        words = {"market": "buy", "offering": "offer", "hand": "heritage", "favour": "pituk"}
+        return f"{words[kind]} {rest}" if kind in words else None
+
     def seat(self, p: int) -> str:
         """A player named short: ``P2``."""
         # TRANSLATORS: a player as the board names them, short (P for player)
@@ -588,7 +610,7 @@ def _face_down(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -
         )
     else:
         about = tr.gettext("face-down jungle tile {n}").format(n=pos)
-    with s.group(data_key=key, cls="zg-tile"):
+    with s.group(data_key=key, data_why=ctx.why(key), cls="zg-tile"):
         s.tooltip(ctx.tip(key, about))
         s.rect(x, y, TILE_W, TILE_H, rx=8, fill="#2f4a26", stroke="#1d2e17", stroke_width=2, cls="zg-frame")
         s.rect(x + 8, y + 8, TILE_W - 16, TILE_H - 16, rx=5, fill="none", stroke="#5f8a45", stroke_width=1.5)
@@ -648,7 +670,7 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
         by = y + 26
         bkey = f"basic:{key}:{b['number']}"
         taken = bool(b["workers"])
-        with s.group(data_key=bkey, cls="zg-space"):
+        with s.group(data_key=bkey, data_why=ctx.why(bkey), cls="zg-space"):
             if b["capacity"] > 1:
                 about = tr.gettext("{tile}, basic space {n}: {effect} (takes 2 workers with 4 players)")
             else:
@@ -670,7 +692,7 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
         "open": tr.gettext("open: choose an uncovered option, then a black cube covers it"),
         "locked": tr.gettext("opens while a worker (anyone's) is on a basic space of this tile"),
     }[state]
-    with s.group(data_key=ckey, cls="zg-space"):
+    with s.group(data_key=ckey, data_why=ctx.why(ckey), cls="zg-space"):
         s.tooltip(ctx.tip(ckey, tr.gettext("camp of {tile}: {state}").format(tile=tile["name"], state=about)))
         s.rect(
             x + 4,
@@ -708,7 +730,7 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
         ox = ox0 + k * (ow + 3)
         okey = f"opt:{key}:{o['number']}"
         covered = bool(o["covered"])
-        with s.group(data_key=okey, cls="zg-option"):
+        with s.group(data_key=okey, data_why=ctx.why(okey), cls="zg-option"):
             if covered:
                 about = tr.gettext("camp option {n}: {effect} (covered by a black cube)")
             else:
@@ -736,7 +758,7 @@ def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
     view = ctx.view
     tr = ctx.tr
     s.rect(x, y, TILE_W, TILE_H, rx=8, fill=STONE, stroke=STONE_DARK, stroke_width=2)
-    with s.group(data_key="pyramid", cls="zg-space"):
+    with s.group(data_key="pyramid", data_why=ctx.why("pyramid"), cls="zg-space"):
         s.tooltip(
             ctx.tip("pyramid", tr.gettext("the pyramid: 2 workers make an active offering (any number of players)"))
         )
@@ -766,7 +788,7 @@ def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
             continue
         o = offerings[i]
         okey = f"offering:{o['id']}"
-        with s.group(data_key=okey, cls="zg-card"):
+        with s.group(data_key=okey, data_why=ctx.why(okey), cls="zg-card"):
             about = tr.gettext("offering {id} {name}: {effect}").format(
                 id=o["id"], name=o["name"], effect=offering_words(o, tr)
             )
@@ -796,7 +818,7 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
     # Pituk
     x = MARGIN
     pituk = view["pituk"]
-    with s.group(data_key="pituk", cls="zg-space"):
+    with s.group(data_key="pituk", data_why=ctx.why("pituk"), cls="zg-space"):
         if pituk["available"]:
             about = tr.gettext("Pituk: once every tile is face up, 1 worker: 1 point and one of his favours")
         else:
@@ -831,7 +853,7 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
         fkey = f"favour:{name}"
         used = bool(pituk["used"][f])
         fx = x + 112 + f * 46
-        with s.group(data_key=fkey, cls="zg-token"):
+        with s.group(data_key=fkey, data_why=ctx.why(fkey), cls="zg-token"):
             if name == "market":
                 what = tr.gettext("Pituk's favour: 1 point and every market card reshuffled, 5 new")
             else:
@@ -867,7 +889,7 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
     # start player
     x = MARGIN + TILE_W + GAP
     start = int(view["start_player"])
-    with s.group(data_key="start", cls="zg-space"):
+    with s.group(data_key="start", data_why=ctx.why("start"), cls="zg-space"):
         about = tr.gettext("start player: {name}; 1 worker takes the token for next round").format(name=ctx.seat(start))
         s.tooltip(ctx.tip("start", about))
         s.rect(x, y, TILE_W, STRIP_H, rx=6, fill="#e9dcc0", stroke=STONE_DARK, stroke_width=1.2, cls="zg-frame")
@@ -880,7 +902,7 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
     # grow the clan
     x = MARGIN + 2 * (TILE_W + GAP)
     cap = 2 if ctx.n == 4 else 1
-    with s.group(data_key="grow", cls="zg-space"):
+    with s.group(data_key="grow", data_why=ctx.why("grow"), cls="zg-space"):
         s.tooltip(
             ctx.tip(
                 "grow",
@@ -962,7 +984,7 @@ def _market(s: Svg, ctx: _Ctx) -> None:
             continue
         card = view["market"][i]
         key = f"market:{card['id']}"
-        with s.group(data_key=key, cls="zg-card"):
+        with s.group(data_key=key, data_why=ctx.why(key), cls="zg-card"):
             about = tr.gettext("market card {id} {name}: {effect}").format(
                 id=card["id"], name=card["name"], effect=card_words(card, tr)
             )
@@ -1093,7 +1115,7 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
     if hand is not None:
         for card in hand:
             key = f"hand:{card['id']}"
-            with s.group(data_key=key, cls="zg-card"):
+            with s.group(data_key=key, data_why=ctx.why(key), cls="zg-card"):
                 about = tr.gettext("heritage card {id} {name}: {effect}").format(
                     id=card["id"], name=card["name"], effect=card_words(card, tr)
                 )

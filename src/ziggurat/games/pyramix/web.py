@@ -314,6 +314,8 @@ def _draw_pyramid(
     takes: Mapping[str, int],
     paths: dict[int, tuple[str, ...]],
     tr: Translator,
+    *,
+    asks: bool = False,
 ) -> None:
     places = view["pyramid"]
     colours = view["colours"]
@@ -360,7 +362,9 @@ def _draw_pyramid(
             key = None
             tip = tr.gettext("{cube} (may be taken now)").format(cube=words) if entry.get("removable") else words
             tip = tip[:1].upper() + tip[1:]
-        with s.group(data_key=key, cls="px-cube", data_place=label):
+        # a cube that cannot be taken now says which move it would be: the page asks the engine why not
+        why = f"take {label}" if key is None and asks else None
+        with s.group(data_key=key, cls="px-cube", data_place=label, data_why=why):
             s.tooltip(tip)
             _cube(s, geo, entry, faces, colours)
             shape = geo.outline(entry["pos"], faces)
@@ -646,7 +650,7 @@ def board(
         WIDTH, round(height), title=tr.gettext("Pyramix — the cube pyramid seen from above ({who})").format(who=who)
     )
     _header(s, view, player, legal, tr)
-    _draw_pyramid(s, view, _Pyramid(WIDTH / 2, oy), takes, paths, tr)
+    _draw_pyramid(s, view, _Pyramid(WIDTH / 2, oy), takes, paths, tr, asks=player is not None)
     _legend(s, view, legend_y, tr)
     for p in range(n):
         _panel(s, view, p, player, panels_y + p * (PANEL_H + PANEL_GAP), tr)

@@ -60,7 +60,11 @@ export function boardHelp(wrap, line) {
     while (el && el !== wrap) {
       const title = [...el.children].find((c) => c.tagName.toLowerCase() === "title");
       if (title && el.tagName.toLowerCase() !== "svg") {
-        line.textContent = title.textContent;
+        // a seat's page asks why a part that is no move now cannot be played (table.js) instead of its help
+        if (!(el.dataset.why && event.type === "click" && line.dataset.asks === "why")) {
+          line.textContent = title.textContent;
+          delete line.dataset.why;
+        }
         return;
       }
       el = el.parentElement;

@@ -31,11 +31,28 @@ let online = [];
 let seatLost = false; // the server said this page no longer holds its seat
 const pageTitle = document.title;
 
-const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions });
+const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions, onWhy: whyNot });
+const helpEl = document.getElementById("zg-board-help");
+if (helpEl && seat !== null) helpEl.dataset.asks = "why";
+
+// a part of the board that is no move now: the engine says why, to this seat, in the page's language
+async function whyNot(text) {
+  if (seat === null || !helpEl) return;
+  try {
+    const r = await fetch(`/api/tables/${tableId}/why?text=${encodeURIComponent(text)}`);
+    const body = await r.json();
+    if (r.ok && !body.legal) {
+      helpEl.textContent = body.message;
+      helpEl.dataset.why = "true";
+    }
+  } catch {
+    // offline: the help line keeps what it says
+  }
+}
 const fitEl = document.getElementById("zg-fit");
 fitButton(boardEl, fitEl);
 fitBoard(boardEl, fitEl);
-boardHelp(boardEl, document.getElementById("zg-board-help"));
+boardHelp(boardEl, helpEl);
 
 function newId() {
   return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 36);
