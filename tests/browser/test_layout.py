@@ -223,3 +223,23 @@ def test_clicking_a_part_that_is_no_move_says_why(browser: Any, web: ThreadedSer
     assert "cara" in said or "cobra" in said or "hueco" in said, said  # Pyramix's reasons, in Spanish
     screenshot(page, shots, "pyramix-why-not-1366")
     page.context.close()
+
+
+def test_the_other_players_moves_are_marked_and_announced(browser: Any, web: ThreadedServer, shots: Path) -> None:
+    page = new_page(browser, WIDE)
+    create_from_lobby(page, web.url, "kuhnah", ["me", "random"], name="Ana")
+    table = TablePage(page)
+    table.wait_online()
+    rng = random.Random(2)
+    for _ in range(4):
+        table.wait_turn_or_end()
+        table.play_one(rng)
+        table.wait_turn_or_end()  # the bot has moved
+        if page.locator("#zg-board .zg-news").count():
+            break
+    assert page.locator("#zg-board .zg-news").count() >= 1, "what the bot's move changed is marked"
+    news = page.locator("[data-testid=news]").text_content() or ""
+    assert news.startswith("random (bot 2) "), news  # its move, named, for screen readers
+    assert page.locator("[data-testid=news]").get_attribute("aria-live") == "polite"
+    screenshot(page, shots, "kuhnah-news-1366")
+    page.context.close()

@@ -9,6 +9,7 @@ import { BoardClicks } from "./board.js";
 import { boardHelp, fitBoard, fitButton } from "./fit.js";
 import { _, lang } from "./i18n.js";
 import { remember } from "./mine.js";
+import { announce, markChanges, snapshot } from "./news.js";
 
 const root = document.getElementById("zg-table");
 const tableId = root.dataset.table;
@@ -23,6 +24,7 @@ const errorEl = document.getElementById("zg-error");
 const connEl = document.getElementById("zg-conn");
 
 let frame = JSON.parse(document.getElementById("zg-initial").textContent);
+let lastBoard = frame.html ? frame.html.board : ""; // the board as the server drew it last (for what changed)
 let n = frame.n; // how many log entries this page has shown: the event number
 let socket = null;
 let retry = 0;
@@ -132,7 +134,13 @@ function showPresence() {
 function applyFrame(f, drawn = false) {
   frame = f;
   if (f.html && !drawn) {
+    // the other players' moves since the last frame are marked on the new board and said to screen readers
+    const others = f.log.some((e) => e.kind === "move" && e.seat !== seat);
+    const before = others && lastBoard ? snapshot(lastBoard) : null;
     boardEl.innerHTML = f.html.board;
+    if (before) markChanges(boardEl, f.html.board, before);
+    lastBoard = f.html.board;
+    announce(document.getElementById("zg-news"), f.log, f.html.log, seat);
     fitBoard(boardEl, fitEl);
     statusEl.innerHTML = f.html.status;
     for (const li of f.html.log) logEl.insertAdjacentHTML("beforeend", li);
