@@ -1,8 +1,9 @@
 """Accessibility: axe-core finds nothing serious on the site, and every game is played with the keyboard alone.
 
 axe-core is the copy that ``axe-playwright-python`` ships (no network at test
-time); it checks the lobby and the log-in page in both languages, a table of
-every game in the middle of a game, and a replay, and no violation of impact
+time); it checks the lobby and the account pages in both languages, a table of
+every game in the middle of a game, the rules pages and tutorials, and a
+replay, and no violation of impact
 "serious" or "critical" may remain. Then a whole game of each game is played
 against a bot by a person who only presses Tab and Enter: the highlighted parts
 of the board (and the list of actions) are buttons the keyboard reaches.
@@ -58,6 +59,9 @@ def test_axe_finds_nothing_serious_at_the_tables(browser: Any, web: ThreadedServ
             table.play_one(rng)
         table.wait_turn_or_end()
         assert serious_violations(page) == [], game
+    for path in ("/rules", "/rules/kuhnah", "/learn/lucent", "/learn/nakum"):
+        page.goto(f"{web.url}{path}")
+        assert serious_violations(page) == [], path
     page.goto(f"{web.url}/t/{table_id}/replay")
     page.wait_for_function("() => document.getElementById('zg-step').textContent.includes(' ')")
     assert serious_violations(page) == [], "replay"

@@ -279,3 +279,15 @@ def test_why_a_part_of_the_board_is_no_move_comes_from_the_engine_in_the_readers
     assert client.get(f"/api/tables/{table}/why", params={"text": legal}, headers=bearer(tokens[seat])).json()["legal"]
     spectator = client.get(f"/api/tables/{table}/why", params={"text": blocked[0]})
     assert spectator.status_code == 403
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_the_rules_and_the_tutorial_of_every_game_hold_no_english_in_spanish(client: TestClient, game: str) -> None:
+    """The rules pages and tutorials are written per language; their boards and messages come in it too."""
+    for path in (f"/rules/{game}", f"/learn/{game}", "/rules"):
+        page = client.get(path, headers=SPANISH)
+        assert page.status_code == 200, path
+        assert html_lang(page.text) == "es"
+        assert untranslated(page.text) == [], path
+    english = client.get(f"/rules/{game}", headers={"Accept-Language": "en"}).text
+    assert untranslated(english) != []

@@ -75,7 +75,7 @@ class _Texts(HTMLParser):
         values = dict(attrs)
         classes = frozenset((values.get("class") or "").split())
         inherited = self._stack[-1][1] if self._stack else frozenset()
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code", "kbd", "pre"):  # code: identifiers, the same in every language
             self._skip += 1
         if tag not in ("input", "meta", "link", "br", "img", "hr", "rect", "circle", "line", "polygon", "path"):
             self._stack.append((tag, inherited | classes))
@@ -89,7 +89,7 @@ class _Texts(HTMLParser):
             self._stack.pop()
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "code", "kbd", "pre"):
             self._skip -= 1
         while self._stack:
             open_tag, _ = self._stack.pop()
@@ -124,6 +124,9 @@ def english_messages(lang: str) -> re.Pattern[str]:
             literal = _PLACEHOLDER.sub("", english)
             if sum(ch.isalpha() for ch in literal) < 3:
                 continue  # "{who}: {move}", "P{n}": nothing of it is English
+            words = set(re.findall(r"[^\W\d_]+", literal.lower()))
+            if words <= set(re.findall(r"[^\W\d_]+", " ".join(strings).lower())):
+                continue  # "{bot} bot": its words are the same in the translation
             parts = _PLACEHOLDER.split(english)
             patterns.append(".+?".join(re.escape(re.sub(r"\s+", " ", p)) for p in parts))
     return re.compile("^(?:" + "|".join(sorted(patterns, key=len, reverse=True)) + ")$")

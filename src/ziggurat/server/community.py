@@ -146,7 +146,7 @@ def page(request: Request, template: str, status: int = 200, **context: Any) -> 
     An error in the context (a :class:`ServiceError`) is written in the page's language.
     """
     token = csrf_token(request)
-    lang = language(request)
+    lang = context.pop("lang", None) or language(request)  # a page may say its language itself
     tr = i18n.translator(lang)
     for key, value in context.items():
         if isinstance(value, ServiceError):

@@ -59,7 +59,7 @@ def environment(lang: str) -> Environment:
     env.filters["num"] = num
     env.globals.update(
         lang=lang,
-        languages=i18n.LANGUAGES,
+        site_languages=i18n.LANGUAGES,
         i18n_json=script_json(json.loads(i18n.js_catalog(lang))),
         seat_name=functools.partial(seat_name, tr=tr),
         seat_names=functools.partial(seat_names, tr=tr),
