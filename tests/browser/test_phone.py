@@ -95,9 +95,20 @@ def test_a_table_on_a_phone(browser: Any, web: ThreadedServer, shots: Path, game
     # a tap on a part of the board that is not a move shows its help under the board
     target = page.evaluate(
         """() => {
-          const g = [...document.querySelectorAll('#zg-board svg g')].find((g) =>
-            !g.classList.contains('zg-legal') && !g.dataset.why && [...g.children].some((c) => c.tagName === 'title')
-            && g.getBoundingClientRect().width > 4);
+          const titled = (el) => {
+            const has = (e) => e.tagName === 'g' && [...e.children].some((c) => c.tagName === 'title');
+            while (el && !has(el)) el = el.parentElement;
+            return el;
+          };
+          // a part with help that is no move and asks nothing: a tap there reaches it and nothing else
+          const g = [...document.querySelectorAll('#zg-board svg g')].find((g) => {
+            if (g.classList.contains('zg-legal') || g.dataset.why || !g.getBoundingClientRect().width) return false;
+            if (![...g.children].some((c) => c.tagName === 'title')) return false;
+            g.scrollIntoView({block: 'center', inline: 'center'});
+            const r = g.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return hit && titled(hit) === g && !hit.closest('.zg-legal, [data-why]');
+          });
           g.scrollIntoView({block: 'center', inline: 'center'});
           const r = g.getBoundingClientRect();
           return [r.left + r.width / 2, r.top + r.height / 2,
