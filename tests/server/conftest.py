@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.pg import free_port
 from tests.server.util import ThreadedServer
 from ziggurat.server.app import Settings, create_app
 
@@ -51,3 +53,24 @@ def bus(request: pytest.FixtureRequest) -> str | None:
     if request.param == "notify":
         return None
     return str(request.getfixturevalue("redis").url)
+
+
+@pytest.fixture
+def smtp_sink() -> Iterator[tuple[str, list[Any]]]:
+    """A real SMTP server on loopback (aiosmtpd) and the list of what it received."""
+    from aiosmtpd.controller import Controller
+
+    received: list[Any] = []
+
+    class Handler:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            received.append(envelope)
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Handler(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield f"127.0.0.1:{port}", received
+    finally:
+        controller.stop()

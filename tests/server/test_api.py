@@ -217,7 +217,9 @@ def test_a_move_by_id_and_by_text(client: TestClient, duel: tuple[str, dict[int,
     )
     assert r.status_code == 200 and r.json()["ok"] is True
     after = frame(client, table)
-    assert after["log"][-1] == {"kind": "move", "seat": mover, "text": jade["text"]}
+    last = after["log"][-1]
+    assert {k: last[k] for k in ("kind", "seat", "text")} == {"kind": "move", "seat": mover, "text": jade["text"]}
+    assert last["message"]["id"] == "kuhnah.jade"  # what moved, named (the page writes it in its language)
     assert after["status"]["to_move"] == [1 - mover]
     assert after["n"] == f0["n"] + 1
 

@@ -16,7 +16,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from tests.server.pg import free_port
 from tests.server.util import bearer, frame
 from ziggurat.server.app import Settings, create_app
 from ziggurat.server.db import results, users
@@ -229,19 +228,50 @@ def test_a_realtime_clock_runs_out(clocked: tuple[TestClient, Clock]) -> None:
     client.app.state.server.jobs.wake()
     time.sleep(0.3)
     assert frame(client, table)["seats"][1].get("state") is None  # 59 s: still in time
+    theirs = frame(client, table, bea)  # what she could do while in time
     clock.advance(2)
     client.app.state.server.jobs.wake()
     wait_for(lambda: frame(client, table)["seats"][1].get("state") == "timeout")
     log = frame(client, table)["log"]
     assert [e["kind"] for e in log].count("timeout") == 1
-    # out of time, Bea cannot move; Ana decides that a bot plays on for her
-    theirs = frame(client, table, bea)
+    # out of time, Bea cannot move (her page offers nothing); Ana decides that a bot plays on for her
+    assert frame(client, table, bea)["actions"] == []
     refused = client.post(f"/api/tables/{table}/act", json={"action": theirs["actions"][0]["id"]}, headers=bearer(bea))
     assert refused.status_code == 403 and "out of time" in refused.json()["message"]
     assert client.post(f"/api/tables/{table}/seats/1/replace", headers=bearer(bea)).status_code == 403
     assert client.post(f"/api/tables/{table}/seats/1/replace", headers=bearer(ana)).status_code == 200
     wait_for(lambda: frame(client, table)["status"]["to_move"] == [0])  # the bot moved for her
     assert frame(client, table)["seats"][1]["state"] == "replaced"
+
+
+def test_a_seat_out_of_time_or_played_by_a_bot_is_never_told_it_is_its_turn(
+    clocked: tuple[TestClient, Clock],
+) -> None:
+    """Its page shows no move, the board does not say "Your turn", the side panel says what happened."""
+    client, clock = clocked
+    body = {"game": "lucent", "seats": ["me", "human"], "name": "Ana", "pace": "realtime", "clock": 60, "increment": 0}
+    created = client.post("/api/tables", json=body).json()
+    client.cookies.clear()
+    table, ana, invite = created["id"], created["token"], created["invites"][0]["token"]
+    bea = client.post("/api/seats/claim", json={"token": invite, "name": "Bea"}).json()["token"]
+    client.cookies.clear()
+    mine = frame(client, table, ana, fmt="html")
+    assert mine["actions"] and "Your turn" in mine["html"]["board"] and "Your turn." in mine["html"]["status"]
+    clock.advance(61)
+    client.app.state.server.jobs.wake()
+    wait_for(lambda: frame(client, table)["seats"][0].get("state") == "timeout")
+    late = frame(client, table, ana, fmt="html")
+    assert late["status"]["to_move"] == [0] and late["actions"] == []
+    assert "Your turn" not in late["html"]["board"] and "Your turn" not in late["html"]["status"]
+    assert "You ran out of time" in late["html"]["status"]
+    client.app.state.server.jobs.delay = 3600.0  # the bot that takes the seat waits: look at the seat meanwhile
+    assert client.post(f"/api/tables/{table}/seats/0/replace", headers=bearer(bea)).status_code == 200
+    # her secret opens the seat no more (her page reloads as a spectator's): it says why, and shows no move
+    r = client.get(f"/api/tables/{table}/frame", headers=bearer(ana))
+    assert r.status_code == 403 and r.json()["message"] == "a bot plays this seat now (its time ran out)"
+    watched = frame(client, table, fmt="html")
+    assert watched["seats"][0]["state"] == "replaced" and watched["status"]["to_move"] == [0]
+    assert watched["actions"] == [] and "Your turn" not in watched["html"]["board"] + watched["html"]["status"]
 
 
 def test_a_turn_deadline_against_bots_hands_the_seat_to_a_bot(clocked: tuple[TestClient, Clock]) -> None:
@@ -276,26 +306,6 @@ def test_bad_paces(client: TestClient, body: dict, words: str) -> None:
 
 
 # ----------------------------------------------------------------------------- mail
-@pytest.fixture
-def smtp_sink() -> Iterator[tuple[str, list[Any]]]:
-    from aiosmtpd.controller import Controller
-
-    received: list[Any] = []
-
-    class Handler:
-        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-            received.append(envelope)
-            return "250 OK"
-
-    port = free_port()
-    controller = Controller(Handler(), hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield f"127.0.0.1:{port}", received
-    finally:
-        controller.stop()
-
-
 def test_your_turn_mails_in_turn_based_games(sqlite_url: str, smtp_sink: tuple[str, list[Any]]) -> None:
     address, received = smtp_sink
     settings = Settings(db_url=sqlite_url, bot_delay=0, bot_workers=0, smtp=address, public_url="https://zig.example")

@@ -92,7 +92,9 @@ def test_moves_and_undo_over_the_socket(client: TestClient, duel: tuple[str, dic
         jade = next(x for x in mine["actions"] if x["text"].startswith("jade"))
         a.send_json({"type": "act", "action": jade["id"], "n": mine["n"], "id": "j1"})
         seen = next_of(b, "frame")  # the other seat sees the move live
-        assert seen["log"] == [{"kind": "move", "seat": 0, "text": jade["text"]}] and "ack" not in seen
+        (entry,) = seen["log"]
+        assert {k: entry[k] for k in ("kind", "seat", "text")} == {"kind": "move", "seat": 0, "text": jade["text"]}
+        assert entry["message"]["id"] == "kuhnah.jade" and "ack" not in seen
         assert next_of(a, "frame")["ack"] == "j1"  # the mover's frame answers the move
         a.send_json({"type": "act", "action": jade["id"], "n": mine["n"], "id": "j1"})  # sent again
         again = next_of(a, "ack")

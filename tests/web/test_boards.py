@@ -8,6 +8,7 @@ path whose keys are on the board, with no path the start of another.
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -61,3 +62,47 @@ def test_board_on_random_positions(game_id: str, players: int) -> None:
                 assert check_paths(board, ids) == [], (game_id, seat)
                 missing = [t for a, t in legal if a not in board.paths]
                 assert not missing, f"{game_id}: no click path for {missing}"
+
+
+# what a board says to invite its viewer to move (in English)
+INVITES = re.compile(
+    r"Your turn|from your hand|You (?:place|choose|buy|make|play|reveal|remove|are placing)|Use the |Draw on|"
+    r"Now use your|Nothing fits|Same value"
+)
+
+
+@pytest.mark.parametrize(("game_id", "players"), list(cases()))
+def test_a_board_invites_a_move_only_with_legal_actions(game_id: str, players: int) -> None:
+    """A seat the view names as the one to move, with no legal action handed to the board (the table waits for
+    its players, a bot plays the seat), is never told "Your turn"; with its actions, it is."""
+    entry = get_game(game_id)
+    invited = 0
+    for state in positions(game_id, players, seed=3, every=5):
+        for seat in state.players_to_move():
+            view = state.view(seat)
+            idle = entry.board(view, seat, [])
+            assert not INVITES.search(" ".join(board_texts(idle.svg))), (game_id, seat)
+            asked = entry.board(view, seat, state.legal_action_texts(seat))
+            invited += bool(INVITES.search(" ".join(board_texts(asked.svg))))
+    assert invited, "the same boards with their legal actions invite a move (the test can fail)"
+
+
+def board_texts(svg: str) -> list[str]:
+    """Every text of a drawn board (its <text> and <title> elements)."""
+    root = ET.fromstring(svg)
+    return ["".join(e.itertext()) for e in root.iter() if e.tag.endswith(("}text", "}title"))]
+
+
+def test_nakums_star_counts_every_point_so_far() -> None:
+    """After an 18-point offering the star said 3 (the tokens): it shows the standing the page hands it."""
+    from ziggurat.games.nakum.web import board as nakum_board
+
+    state = next(positions("nakum", 2, seed=4, every=1))
+    view = state.view(0)
+    tokens = view["players_info"][0]["points"]
+    with_standing = nakum_board(view, 0, [], standing=[21.0, float(tokens)])
+    star = re.search(r'<g class="zg-points"><title>([^<]*)</title>.*?<text[^>]*>([^<]*)</text>', with_standing.svg)
+    assert star is not None and star.group(2) == "21" and "21 points so far" in star.group(1)
+    alone = nakum_board(view, 0, [])
+    star = re.search(r'<g class="zg-points"><title>([^<]*)</title>.*?<text[^>]*>([^<]*)</text>', alone.svg)
+    assert star is not None and star.group(2) == str(tokens)

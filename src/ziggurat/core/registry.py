@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ziggurat.core.errors import UnknownBotError, UnknownGameError
 
@@ -28,10 +28,26 @@ if TYPE_CHECKING:
 
     from ziggurat.core.bot import Bot
     from ziggurat.core.game import Game, State
+    from ziggurat.core.i18n import Translator
     from ziggurat.core.kernel import GameKernel
     from ziggurat.core.svg import Board
 
 Heuristic = Callable[["State", int, "random.Random"], int]
+
+
+class BoardDrawer(Protocol):
+    """A game's web drawing: ``board(view, player, legal, tr=ENGLISH)`` (see :class:`GameEntry`)."""
+
+    def __call__(
+        self,
+        view: Mapping[str, Any],
+        player: int | None,
+        legal: Sequence[tuple[int, str]],
+        /,
+        tr: Translator = ...,
+    ) -> Board: ...
+
+
 Evaluator = Callable[["State", int], float]
 
 
@@ -57,10 +73,15 @@ class GameEntry:
     the ``greedy`` bot can decide on the live state and skip the resample; keep
     it True (the default) for a heuristic that looks at anything a
     determinisation redraws.
-    ``board(view, player, legal)`` draws the table for the web as SVG from a view
-    and gives the click path of each of ``player``'s ``legal`` ``(id, text)``
-    actions (see :mod:`ziggurat.core.svg`); without it the page shows the view
-    as text and moves are made from the list of actions.
+    ``board(view, player, legal, tr=ENGLISH)`` draws the table for the web as SVG
+    from a view and gives the click path of each of ``player``'s ``legal``
+    ``(id, text)`` actions (see :mod:`ziggurat.core.svg`); every text it writes
+    goes through ``tr``, a :class:`~ziggurat.core.i18n.Translator` the front end
+    hands it (the game imports no catalog). ``legal`` is empty whenever the viewer
+    is not asked to decide now, even where the view names them as the one to move
+    (the table has not started, a bot plays their seat): the board then invites
+    no move ("Your turn" only with legal actions). Without a board the page shows
+    the view as text and moves are made from the list of actions.
     ``kernel()`` imports the game's compiled kernel (numba, the ``fast``
     extra) and returns it as a :class:`~ziggurat.core.kernel.GameKernel`; it is
     called only for fast play, so the base install never imports numba.
@@ -75,7 +96,7 @@ class GameEntry:
     value: Evaluator | None = None
     search: Mapping[str, Any] = field(default_factory=dict)
     heuristic_needs_determinisation: bool = True
-    board: Callable[[Mapping[str, Any], int | None, Sequence[tuple[int, str]]], Board] | None = None
+    board: BoardDrawer | None = None
     kernel: Callable[[], GameKernel] | None = None
 
     @property

@@ -18,20 +18,23 @@ a prefix of another, so a completed path always names exactly one action.
 >>> with s.group(data_key="card:1", cls="zg-card"):
 ...     s.text(5, 5, "<1>")
 >>> print(s.render())  # doctest: +NORMALIZE_WHITESPACE
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 40" class="zg-board" role="img"
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 40" class="zg-board" role="group"
  aria-label="demo"><title>demo</title><rect x="0" y="0" width="10" height="10" class="zg-frame"/><g
  data-key="card:1" class="zg-card"><text x="5" y="5">&lt;1&gt;</text></g></svg>
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape, unescape
+from importlib.resources import files
 
-__all__ = ["Board", "Svg", "board_keys", "check_paths", "esc", "fmt"]
+__all__ = ["Board", "Svg", "board_keys", "check_paths", "esc", "fit_size", "fmt", "text_width", "wrap"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,57 @@ def fmt(value: float) -> str:
     if float(value).is_integer():
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+@functools.cache
+def _widths() -> tuple[dict[str, float], dict[str, float]]:
+    data = json.loads(files("ziggurat.core").joinpath("data", "text_widths.json").read_text(encoding="utf-8"))
+    chars = data["chars"]
+    return dict(zip(chars, data["regular"], strict=True)), dict(zip(chars, data["bold"], strict=True))
+
+
+def text_width(text: object, size: float, bold: bool = False) -> float:
+    """How wide ``text`` is at font size ``size`` in DejaVu Sans (what Debian's Chromium shows for system-ui).
+
+    The widest of the common sans-serif faces, so a text measured with it fits
+    in the others too. A drawing leaves this much room for a text whose words it
+    does not choose (a translation, a name), so that nothing runs into what
+    follows it. Characters outside the table count as a wide letter.
+
+    >>> round(text_width("12 pts", 20), 1), round(text_width("12 pts", 20, bold=True), 1)
+    (62.8, 70.6)
+    """
+    regular, heavy = _widths()
+    table = heavy if bold else regular
+    fallback = 0.72 if bold else 0.66
+    return size * sum(table.get(ch, fallback) for ch in str(text))
+
+
+def fit_size(text: object, size: float, width: float, minimum: float, bold: bool = False) -> float:
+    """The font size (at most ``size``, at least ``minimum``) at which ``text`` fits in ``width``.
+
+    >>> fit_size("short", 16, 200, 11), fit_size("a much longer label here", 16, 150, 11)
+    (16, 11)
+    """
+    need = text_width(text, size, bold)
+    if need <= width:
+        return size
+    return max(minimum, int(size * width / need))
+
+
+def wrap(text: object, size: float, width: float, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` where it can be (at spaces; a long word stays whole).
+
+    >>> wrap("needs 8 tiles", 10, 45)
+    ['needs 8', 'tiles']
+    """
+    lines: list[str] = []
+    for word in str(text).split():
+        if lines and text_width(lines[-1] + " " + word, size, bold) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def _attrs(attrs: Mapping[str, object]) -> str:
@@ -86,9 +140,20 @@ class Svg:
         self.attrs = attrs
         self._parts: list[str] = []
         self._open: list[str] = []
+        # the smallest text drawn (the page keeps it readable on a phone); a "zg-glyph" (a letter or sign on an
+        # icon, whose colour and shape say the same) does not count
+        self.min_font: float | None = None
 
     def element(self, tag: str, text: str | None = None, /, **attrs: object) -> None:
         """Add one element; ``text`` (escaped) goes inside it."""
+        glyph = "zg-glyph" in str(attrs.get("cls") or "").split()
+        if tag == "text" and attrs.get("font_size") is not None and not glyph:
+            try:
+                size = float(str(attrs["font_size"]))
+            except ValueError:
+                size = None
+            if size is not None and (self.min_font is None or size < self.min_font):
+                self.min_font = size
         if text is None:
             self._parts.append(f"<{tag}{_attrs(attrs)}/>")
         else:
@@ -139,7 +204,10 @@ class Svg:
             raise ValueError("an SVG group was left open")
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {fmt(self.width)} {fmt(self.height)}"'
-            f' class="zg-board" role="img" aria-label="{esc(self.title)}"{_attrs(self.attrs)}>'
+            # a group, not an image: the parts a player may click are buttons inside it
+            f' class="zg-board" role="group" aria-label="{esc(self.title)}"'
+            + (f' data-min-font="{fmt(self.min_font)}"' if self.min_font is not None else "")
+            + f"{_attrs(self.attrs)}>"
         )
         title = f"<title>{esc(self.title)}</title>" if self.title else ""
         return head + title + "".join(self._parts) + "</svg>"

@@ -44,6 +44,7 @@ class User:
     id: int
     name: str
     email: str | None
+    lang: str | None = None  # the site's language for them (None: never said)
 
     @property
     def subject(self) -> str:
@@ -60,7 +61,7 @@ def check_signup(name: object, password: object, email: object) -> tuple[str, st
     """The cleaned name, password and e-mail of a sign-up, or a clear error."""
     clean = check_name(name)
     if not isinstance(password, str) or len(password) < PASSWORD_MIN or len(password) > 200:
-        raise ServiceError("bad_request", f"a password has {PASSWORD_MIN} to 200 characters")
+        raise ServiceError("bad_request", "a password has {low} to {high} characters", low=PASSWORD_MIN, high=200)
     address: str | None = None
     if email not in (None, ""):
         if not isinstance(email, str) or not EMAIL.match(email.strip()):
@@ -85,22 +86,22 @@ class Accounts:
         self.engine = engine
         self.now = now
 
-    def sign_up(self, name: object, password: object, email: object = None) -> User:
-        """A new account (names are unique whatever their case)."""
+    def sign_up(self, name: object, password: object, email: object = None, lang: str | None = None) -> User:
+        """A new account (names are unique whatever their case), reading the site in ``lang``."""
         clean, secret, address = check_signup(name, password, email)
         hashed = _hasher.hash(secret)
         try:
             with self.engine.begin() as conn:
                 result = conn.execute(
                     insert(users)
-                    .values(name=clean, name_key=name_key(clean), email=address, password_hash=hashed)
+                    .values(name=clean, name_key=name_key(clean), email=address, password_hash=hashed, lang=lang)
                     .values(created_at=self.now())
                     .returning(users.c.id)
                 )
                 user_id = int(result.scalar_one())
         except IntegrityError:
-            raise ServiceError("name_taken", f"the name {clean!r} is taken") from None
-        return User(user_id, clean, address)
+            raise ServiceError("name_taken", "the name {name!r} is taken", name=clean) from None
+        return User(user_id, clean, address, lang)
 
     def log_in(self, name: object, password: object) -> tuple[User, str]:
         """Check a password; a new session secret for the cookie."""
@@ -117,8 +118,11 @@ class Accounts:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise failure from None
         if row.banned_at is not None:  # said only to whoever knows the password
-            reason = f": {row.ban_reason}" if row.ban_reason else ""
-            raise ServiceError("forbidden", f"this account is shut out by the site's operators{reason}")
+            if row.ban_reason:
+                raise ServiceError(
+                    "forbidden", "this account is shut out by the site's operators: {reason}", reason=row.ban_reason
+                )
+            raise ServiceError("forbidden", "this account is shut out by the site's operators")
         if _hasher.check_needs_rehash(row.password_hash):
             self._rehash(row.id, password)
         token = new_token()
@@ -132,7 +136,7 @@ class Accounts:
                     expires_at=at + dt.timedelta(days=SESSION_DAYS),
                 )
             )
-        return User(row.id, row.name, row.email), token
+        return User(row.id, row.name, row.email, row.lang), token
 
     def _rehash(self, user_id: int, password: str) -> None:
         with self.engine.begin() as conn:
@@ -144,7 +148,7 @@ class Accounts:
             return None
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(users.c.id, users.c.name, users.c.email, users.c.banned_at, sessions.c.expires_at)
+                select(users.c.id, users.c.name, users.c.email, users.c.lang, users.c.banned_at, sessions.c.expires_at)
                 .join(sessions, sessions.c.user_id == users.c.id)
                 .where(sessions.c.token_hash == hash_token(token))
             ).first()
@@ -153,7 +157,12 @@ class Accounts:
         expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=dt.UTC)
         if expires < self.now():
             return None
-        return User(row.id, row.name, row.email)
+        return User(row.id, row.name, row.email, row.lang)
+
+    def set_language(self, user_id: int, lang: str) -> None:
+        """Remember the language the site speaks to this account (its mails follow it)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(users).where(users.c.id == user_id).values(lang=lang))
 
     def log_out(self, token: str | None) -> int | None:
         """End a session; returns its account's id (``None``: there was no such session)."""
@@ -169,13 +178,13 @@ class Accounts:
         """The account called ``name`` (any case)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(users).where(users.c.name_key == name_key(name))).first()
-        return None if row is None else User(row.id, row.name, row.email)
+        return None if row is None else User(row.id, row.name, row.email, row.lang)
 
     def by_id(self, user_id: int) -> User | None:
         """The account with this id."""
         with self.engine.connect() as conn:
             row = conn.execute(select(users).where(users.c.id == user_id)).first()
-        return None if row is None else User(row.id, row.name, row.email)
+        return None if row is None else User(row.id, row.name, row.email, row.lang)
 
 
 def new_csrf() -> str:

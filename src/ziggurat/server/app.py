@@ -47,14 +47,16 @@ from starlette.requests import ClientDisconnect
 
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
+from ziggurat.core.errors import ActionError, IllegalActionError
+from ziggurat.core.i18n import N_
 from ziggurat.server import community, frames, learn
 from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User, check_signup, name_key
 from ziggurat.server.admin import Admin
-from ziggurat.server.community import current_user
+from ziggurat.server.community import current_user, language, translator_of
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.jobs import JobRunner
-from ziggurat.server.limits import DatabaseCounters, Limits, RedisCounters, Throttle, address_of, say_seconds
+from ziggurat.server.limits import DatabaseCounters, Limits, RedisCounters, Throttle, a_wait, address_of
 from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
@@ -76,7 +78,7 @@ from ziggurat.server.service import (
     table_summary,
 )
 from ziggurat.server.store import LogWriter, Store
-from ziggurat.web import pages
+from ziggurat.web import i18n, pages
 
 log = logging.getLogger("ziggurat.server")
 
@@ -138,7 +140,7 @@ class Server:
         if wait is not None:
             LOGINS.labels("throttled").inc()
             raise ServiceError(
-                "too_many", f"too many wrong passwords: try again in {say_seconds(wait)}", retry_after=wait
+                "too_many", "too many wrong passwords: try again in {wait}", retry_after=wait, wait=a_wait(wait)
             )
         try:
             user, token = await asyncio.to_thread(self.accounts.log_in, name, password)
@@ -157,7 +159,7 @@ class Server:
         wait = await asyncio.to_thread(self.throttle.window_left, key, self.limits.signups_per_hour)
         if wait is not None:
             raise ServiceError(
-                "too_many", f"too many new accounts from here: try again in {say_seconds(wait)}", retry_after=wait
+                "too_many", "too many new accounts from here: try again in {wait}", retry_after=wait, wait=a_wait(wait)
             )
         check_signup(name, password, email)  # a form filled in wrong costs nothing of the allowance
         await asyncio.to_thread(self.throttle.count_in_window, key)
@@ -223,7 +225,8 @@ class Server:
         user = await asyncio.to_thread(self.accounts.by_id, user_id) if user_id is not None else None
         if user is None or not user.email or self.mail is None:
             return
-        message = your_turn(self.mail, user.email, user.name, table.game.spec.name, table.id)
+        tr = i18n.translator(user.lang or i18n.DEFAULT)
+        message = your_turn(self.mail, user.email, user.name, table.game.spec.name, table.id, tr)
         await asyncio.to_thread(send_mail, self.mail, message)
         self.mails_sent += 1
 
@@ -248,7 +251,9 @@ class Server:
 
 
 # --------------------------------------------------------------------------- helpers
-NOT_A_SEAT_SECRET = "that secret does not open a seat at this table (an invite only lets you sit down: open its link)"
+NOT_A_SEAT_SECRET = N_(
+    "that secret does not open a seat at this table (an invite only lets you sit down: open its link)"
+)
 
 
 def error(code: str, message: str, retry_after: float | None = None) -> JSONResponse:
@@ -312,7 +317,7 @@ async def json_body(request: Request) -> dict[str, Any]:
     try:
         data = json.loads(raw or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ServiceError("bad_request", f"the body is not valid JSON ({exc})") from None
+        raise ServiceError("bad_request", "the body is not valid JSON ({reason})", reason=str(exc)) from None
     if not isinstance(data, dict):
         raise ServiceError("bad_request", "the body must be a JSON object")
     return data
@@ -331,14 +336,14 @@ def parse_create(data: dict[str, Any]) -> CreateRequest:
         if isinstance(s, str):  # shorthand: "me", "human", "random", "greedy", "ismcts", "ismcts:3"
             s = _seat_shorthand(s)
         if not isinstance(s, dict):
-            raise ServiceError("bad_request", f"seat {i + 1} must be an object or a name such as 'random'")
+            raise ServiceError("bad_request", "seat {seat} must be an object or a name such as 'random'", seat=i + 1)
         kind, bot, level, name, me = s.get("kind"), s.get("bot"), s.get("level"), s.get("name"), s.get("me", False)
         if not isinstance(kind, str) or (bot is not None and not isinstance(bot, str)) or not isinstance(me, bool):
-            raise ServiceError("bad_request", f"seat {i + 1}: 'kind' is 'human' or 'bot', 'me' true or false")
+            raise ServiceError("bad_request", "seat {seat}: 'kind' is 'human' or 'bot', 'me' true or false", seat=i + 1)
         if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
-            raise ServiceError("bad_request", f"seat {i + 1}: 'level' must be a whole number")
+            raise ServiceError("bad_request", "seat {seat}: 'level' must be a whole number", seat=i + 1)
         if name is not None and not isinstance(name, str):
-            raise ServiceError("bad_request", f"seat {i + 1}: 'name' must be a text")
+            raise ServiceError("bad_request", "seat {seat}: 'name' must be a text", seat=i + 1)
         seats.append(SeatRequest(kind=kind, bot=bot, level=level, name=name, me=me))
     options = data.get("options") or {}
     if not isinstance(options, dict):
@@ -383,7 +388,7 @@ def _seat_shorthand(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": "bot", "bot": word}
     if level:
         if not level.isdigit() or not level.isascii():
-            raise ServiceError("bad_request", f"{text!r}: a level is a number, as in 'ismcts:3'")
+            raise ServiceError("bad_request", "{text!r}: a level is a number, as in 'ismcts:3'", text=text)
         out["level"] = int(level)
     return out
 
@@ -474,24 +479,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return holder["server"].service
 
     @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> Response:
+    async def _service_error(request: Request, exc: ServiceError) -> Response:
         REFUSALS.labels(exc.code).inc()
-        return error(exc.code, exc.message, exc.retry_after)
+        return error(exc.code, exc.text(translator_of(request)), exc.retry_after)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_request: Request, exc: RequestValidationError) -> Response:
-        return error("bad_request", "the request is not well formed")
+    async def _validation(request: Request, exc: RequestValidationError) -> Response:
+        return error("bad_request", translator_of(request).gettext("the request is not well formed"))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = "not_found" if exc.status_code == 404 else "bad_request"
-        return JSONResponse({"error": code, "message": str(exc.detail)}, status_code=exc.status_code)
+        message = translator_of(request).gettext("there is nothing here") if exc.status_code == 404 else exc.detail
+        return JSONResponse({"error": code, "message": str(message)}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
-    async def _internal(_request: Request, exc: Exception) -> Response:
+    async def _internal(request: Request, exc: Exception) -> Response:
         ref = uuid.uuid4().hex[:8]
         log.error("internal error %s", ref, exc_info=exc)
-        return JSONResponse({"error": "internal", "message": f"something went wrong on the server (ref {ref})"}, 500)
+        message = translator_of(request).gettext("something went wrong on the server (ref {ref})").format(ref=ref)
+        return JSONResponse({"error": "internal", "message": message}, 500)
 
     async def signed_in(request: Request) -> User | None:
         """The logged-in user of a request that acts (its cookie counts only with the X-Ziggurat header)."""
@@ -547,12 +554,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "lobby.html",
             user=user,
             your_turn=[g for g in games if g["your_turn"]],
+            mine=[g for g in games if g["status"] != "over"][:20],  # an account's tables, on any device
             games=lobby_games(),
             games_json=json.dumps(lobby_games()),
             tables=tables,
             bots=[b for b in WEB_BOTS if b in bot_names()],
             levels=sorted(BOT_LEVELS),
-            seat_name=pages.seat_name,
         )
 
     @app.get("/join", response_class=HTMLResponse)
@@ -567,8 +574,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seat = await audience(request, table, need_header=False)
         except ServiceError as exc:
             status = STATUS_OF.get(exc.code, 400)
-            return community.page(request, "error.html", status, user=user, title="No such table", message=exc.message)
-        frame = frames.html_frame(table, seat, 0)
+            return community.page(request, "error.html", status, user=user, title=N_("No such table"), message=exc)
+        frame = frames.html_frame(table, seat, 0, language(request))
         # the links themselves come in the address's fragment to whoever created the table (seated or not)
         invites = [{"seat": s} for s in table.open_seats()]
         return community.page(
@@ -577,7 +584,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             user=user,
             table_id=table.id,
             spec=table.game.spec,
-            describe=table.game.describe(),
+            describe=pages.describe_game(table.game, translator_of(request)),
             seat=seat,
             frame=frame,
             frame_json=pages.script_json(frame),
@@ -595,19 +602,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seat = await audience(request, table, need_header=False)
         except ServiceError as exc:
             status = STATUS_OF.get(exc.code, 400)
-            return community.page(request, "error.html", status, user=user, title="No such table", message=exc.message)
+            return community.page(request, "error.html", status, user=user, title=N_("No such table"), message=exc)
         return community.page(
             request,
             "replay.html",
             user=user,
             table_id=table.id,
             spec=table.game.spec,
-            describe=table.game.describe(),
+            describe=pages.describe_game(table.game, translator_of(request)),
             over=table.status == "over",
             players=table.game.num_players,
             seats=frames.seat_list(table),
             seat=seat,
-            seat_name=pages.seat_name,
         )
 
     # ------------------------------------------------------------------- API
@@ -721,7 +727,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ServiceError("bad_request", "format is 'data' or 'html'")
         seat = await audience(request, table, need_header=False)
         await service().refresh(table)
-        return Response(frames.encode(frames.build(table, seat, since, format)), media_type="application/json")
+        frame = frames.build(table, seat, since, format, language(request))
+        return Response(frames.encode(frame), media_type="application/json")
 
     @app.post("/api/tables/{table_id}/act")
     async def api_act(request: Request, table_id: str) -> Any:
@@ -732,6 +739,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await service().act(
             table, seat, data.get("action"), data.get("text"), data.get("n"), data.get("id"), timer, proof=proof
         )
+
+    @app.get("/api/tables/{table_id}/why")
+    async def api_why(request: Request, table_id: str, text: str = "") -> Any:
+        """Why the move written ``text`` is not one of your legal moves now, in your language (the engine's own
+        explanation, which speaks to your seat only); ``{"legal": true}`` if it is one."""
+        table = await service().get(table_id)
+        seat = await audience(request, table, need_header=False)
+        if seat is None:
+            raise ServiceError("forbidden", "only a player at this table can ask why a move is not possible")
+        if not text or len(text) > 200:
+            raise ServiceError("bad_request", "say which move: ?text=...")
+        await service().refresh(table)
+        tr = translator_of(request)
+        try:
+            table.state.action_from_text(text, seat)
+        except IllegalActionError as exc:
+            why = ServiceError.from_engine("illegal", exc)
+            return {"legal": False, "message": why.text(tr), "id": exc.message_id}
+        except ActionError as exc:
+            raise ServiceError.from_engine("bad_action", exc) from None
+        return {"legal": True, "message": tr.gettext("that move can be made now")}
 
     @app.post("/api/tables/{table_id}/undo")
     async def api_undo(request: Request, table_id: str) -> Any:
@@ -757,11 +785,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await service().get(table_id)
         me = await audience(request, table, need_header=False)
         who = _replay_audience(table, seat, me)
-        frame, total = await asyncio.to_thread(replay_step, table, who, step)
+        frame, total = await asyncio.to_thread(replay_step, table, who, step, language(request))
         if step is None:
             return {"steps": total, "seat": who}
         if frame is None:
-            raise ServiceError("not_found", f"there are {total} steps (0 to {total - 1})")
+            raise ServiceError("not_found", "there are {total} steps (0 to {last})", total=total, last=total - 1)
         return Response(frames.encode({**frame, "step": step, "steps": total}), media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record")
@@ -803,16 +831,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         same = same_site(ws.headers.get("origin"), ws.headers.get("host"), settings.public_url)
         cookie = ws.cookies.get(cookie_name(table_id)) if same else None  # another site's page can't use a seat
         address = address_of(ws)
+        lang = language(ws)
         await ws.accept()
         if not server().hub.admits(address, server().limits.sockets_per_address):
-            message = f"too many connections from your address (at most {server().limits.sockets_per_address})"
-            await ws.send_text(frames.encode({"type": "error", "code": "too_many", "message": message}))
+            crowded = ServiceError(
+                "too_many",
+                "too many connections from your address (at most {count})",
+                count=server().limits.sockets_per_address,
+            )
+            await ws.send_text(_ws_error(crowded, lang))
             await ws.close(code=4429)
             return
         try:
             table = await service().get(table_id)
         except ServiceError as exc:
-            await ws.send_text(frames.encode({"type": "error", "code": exc.code, "message": exc.message}))
+            await ws.send_text(_ws_error(exc, lang))
             await ws.close(code=4404)
             return
         try:
@@ -821,9 +854,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _close(ws)
             return
         if hello.get("type") != "hello":
-            await ws.send_text(frames.encode({"type": "error", "code": "bad_request", "message": "say hello first"}))
+            await ws.send_text(_ws_error(ServiceError("bad_request", "say hello first"), lang))
             await ws.close(code=4400)
             return
+        if hello.get("lang") in i18n.LANGUAGES:  # the page says which language it shows
+            lang = hello["lang"]
         token = hello.get("token") or bearer(ws)
         proof: SeatProof | None = SeatProof(token) if isinstance(token, str) else None
         seat = service().holder(table, proof)
@@ -837,19 +872,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     proof = SeatProof(cookie, session, user.id)
                     seat = service().holder(table, proof)
         if token and seat is None:
-            await ws.send_text(
-                frames.encode({"type": "error", "code": "forbidden", "message": "that secret does not open a seat"})
-            )
+            await ws.send_text(_ws_error(ServiceError("forbidden", "that secret does not open a seat"), lang))
             await ws.close(code=4403)
             return
         fmt = hello.get("format", "data")
         since = hello.get("since", 0)
         if fmt not in ("data", "html") or isinstance(since, bool) or not isinstance(since, int):
-            await ws.send_text(
-                frames.encode(
-                    {"type": "error", "code": "bad_request", "message": "format is data|html, since a number"}
-                )
-            )
+            await ws.send_text(_ws_error(ServiceError("bad_request", "format is data|html, since a number"), lang))
             await ws.close(code=4400)
             return
 
@@ -861,8 +890,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # so that the first frame continues from the client's event number instead of repeating entries later
         await service().refresh(table)
         seat = service().holder(table, proof)  # checked again: the seat may have moved while we caught up
-        conn = Connection(table.id, seat, fmt, ws.send_text, close_socket=close_socket, proof=proof, address=address)
+        conn = Connection(
+            table.id, seat, fmt, ws.send_text, lang=lang, close_socket=close_socket, proof=proof, address=address
+        )
         conn.proof_version = table.seats_version
+        tr = i18n.translator(lang)
         hub = server().hub
         hub.send_message(conn, {"type": "welcome", "seat": seat, "table": table.id})
         hub.send_now(conn, table, since)
@@ -872,16 +904,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 try:
                     msg = await _receive(ws)
                 except ServiceError as exc:
-                    hub.send_message(conn, {"type": "error", "code": exc.code, "message": exc.message})
+                    hub.send_message(conn, {"type": "error", "code": exc.code, "message": exc.text(tr)})
                     continue
                 kind = msg.get("type")
                 if kind == "ping":
                     hub.send_message(conn, {"type": "pong"})
                     continue
                 if kind not in ("act", "undo", "sync"):
-                    hub.send_message(
-                        conn, {"type": "error", "code": "bad_request", "message": f"unknown message {kind!r}"}
-                    )
+                    unknown = ServiceError("bad_request", "unknown message {kind!r}", kind=kind)
+                    hub.send_message(conn, {"type": "error", "code": unknown.code, "message": unknown.text(tr)})
                     continue
                 if kind == "sync":
                     await service().refresh(table)
@@ -900,7 +931,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         hub.send_message(conn, {"type": "ack", "id": msg_id, **ack})
                 except ServiceError as exc:
                     hub.send_message(
-                        conn, {"type": "error", "id": msg.get("id"), "code": exc.code, "message": exc.message}
+                        conn, {"type": "error", "id": msg.get("id"), "code": exc.code, "message": exc.text(tr)}
                     )
                     hub.send_now(conn, table, conn.sent if conn.sent <= table.journal.count(seat) else 0)
                 except Exception:
@@ -912,7 +943,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             "type": "error",
                             "id": msg_id if isinstance(msg_id, str) else None,
                             "code": "internal",
-                            "message": f"something went wrong (ref {ref})",
+                            "message": tr.gettext("something went wrong (ref {ref})").format(ref=ref),
                         },
                     )
                     hub.send_now(conn, table, conn.sent if conn.sent <= table.journal.count(seat) else 0)
@@ -962,10 +993,15 @@ def _replay_audience(table: LiveTable, seat: str, me: int | None) -> int | None:
     if seat in ("", "spectator"):
         return None
     if not seat.isdigit() or not seat.isascii() or not 1 <= int(seat) <= table.game.num_players:
-        raise ServiceError("bad_request", f"seat is 1 to {table.game.num_players} or 'spectator'")
+        raise ServiceError("bad_request", "seat is 1 to {top} or 'spectator'", top=table.game.num_players)
     if table.status != "over":
         raise ServiceError("forbidden", "during play a replay shows what a spectator sees")
     return int(seat) - 1
+
+
+def _ws_error(exc: ServiceError, lang: str) -> str:
+    """An error message for a socket, in ``lang``."""
+    return frames.encode({"type": "error", "code": exc.code, "message": exc.text(i18n.translator(lang))})
 
 
 async def _receive(ws: WebSocket) -> dict[str, Any]:
@@ -980,7 +1016,7 @@ async def _receive(ws: WebSocket) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ServiceError("bad_request", f"not valid JSON ({exc})") from None
+        raise ServiceError("bad_request", "not valid JSON ({reason})", reason=str(exc)) from None
     if not isinstance(data, dict):
         raise ServiceError("bad_request", "a message is a JSON object")
     return data

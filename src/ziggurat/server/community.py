@@ -8,14 +8,16 @@ page of another site cannot send.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ziggurat.core import game_ids, get_game
+from ziggurat.core.i18n import N_, Translator
 from ziggurat.server.accounts import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -26,7 +28,7 @@ from ziggurat.server.accounts import (
 )
 from ziggurat.server.limits import address_of
 from ziggurat.server.service import STATUS_OF, ServiceError
-from ziggurat.web import pages
+from ziggurat.web import i18n, pages
 
 router = APIRouter()
 
@@ -37,11 +39,19 @@ def server(request: Request) -> Any:
 
 
 async def current_user(request: Request) -> User | None:
-    """The logged-in user of a request (its session cookie), or None."""
+    """The logged-in user of a request (its session cookie), or None.
+
+    A language asked for with ``?lang=`` becomes the account's (its mails follow it).
+    """
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    return await asyncio.to_thread(server(request).accounts.user_of, token)
+    user = await asyncio.to_thread(server(request).accounts.user_of, token)
+    asked = request.query_params.get("lang")
+    if user is not None and asked in i18n.LANGUAGES and user.lang != asked:
+        await asyncio.to_thread(server(request).accounts.set_language, user.id, asked)
+        user = dataclasses.replace(user, lang=asked)
+    return user
 
 
 def csrf_token(request: Request) -> str:
@@ -86,11 +96,64 @@ async def _form(request: Request) -> dict[str, Any]:
     return data
 
 
+def language(conn: Request | WebSocket) -> str:
+    """The language of a request: ``?lang=``, else the ``zg_lang`` cookie, else ``Accept-Language``, else English."""
+    return i18n.choose(
+        conn.query_params.get("lang"), conn.cookies.get(i18n.COOKIE), conn.headers.get("accept-language")
+    )
+
+
+def translator_of(conn: Request | WebSocket) -> Translator:
+    """The catalog of the request's language."""
+    return i18n.translator(language(conn))
+
+
+def remember_language(response: Response, request: Request) -> Response:
+    """A language asked for with ``?lang=`` is kept in a cookie for the next pages (a year)."""
+    asked = request.query_params.get("lang")
+    if asked is not None and asked in i18n.LANGUAGES and request.cookies.get(i18n.COOKIE) != asked:
+        response.set_cookie(
+            i18n.COOKIE,
+            asked,
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+    return response
+
+
+async def _keep_language(request: Request, user: User) -> None:
+    """On logging in: the language the person reads the site in becomes their account's."""
+    lang = language(request)
+    if user.lang != lang:
+        await asyncio.to_thread(server(request).accounts.set_language, user.id, lang)
+
+
+def language_links(request: Request) -> dict[str, str]:
+    """This page in every language: its address with ``?lang=`` set (the other parameters kept)."""
+    links = {}
+    for code in i18n.LANGUAGES:
+        url = request.url.include_query_params(lang=code)
+        links[code] = f"{url.path}?{url.query}"
+    return links
+
+
 def page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
-    """A page from a template, with the CSRF token its forms carry (and the cookie that matches)."""
+    """A page from a template in the request's language, with the CSRF token its forms carry.
+
+    An error in the context (a :class:`ServiceError`) is written in the page's language.
+    """
     token = csrf_token(request)
-    html = pages.render(template, csrf=token, **context)
-    return with_csrf(HTMLResponse(html, status_code=status), request, token)
+    lang = context.pop("lang", None) or language(request)  # a page may say its language itself
+    tr = i18n.translator(lang)
+    for key, value in context.items():
+        if isinstance(value, ServiceError):
+            context[key] = value.text(tr)
+    html = pages.render(template, lang, csrf=token, lang_links=language_links(request), **context)
+    response = with_csrf(HTMLResponse(html, status_code=status), request, token)
+    return remember_language(response, request)
 
 
 def retry_later(exc: ServiceError, response: Response) -> Response:
@@ -116,6 +179,7 @@ async def signup_form(request: Request) -> Response:
         user, token = await server(request).sign_up(
             address_of(request), data.get("name"), data.get("password"), data.get("email")
         )
+        await _keep_language(request, user)
     except ServiceError as exc:
         return retry_later(
             exc,
@@ -125,7 +189,7 @@ async def signup_form(request: Request) -> Response:
                 status=STATUS_OF.get(exc.code, 400),
                 user=None,
                 next=_next(data.get("next")),
-                error=exc.message,
+                error=exc,
                 name=data.get("name", ""),
                 email=data.get("email", ""),
             ),
@@ -149,7 +213,8 @@ async def login_form(request: Request) -> Response:
     data: dict[str, Any] = {}
     try:
         data = await _form(request)
-        _, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
+        user, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
+        await _keep_language(request, user)
     except ServiceError as exc:
         return retry_later(
             exc,
@@ -159,7 +224,7 @@ async def login_form(request: Request) -> Response:
                 status=STATUS_OF.get(exc.code, 400),
                 user=None,
                 next=_next(data.get("next")),
-                error=exc.message,
+                error=exc,
                 name=data.get("name", ""),
             ),
         )
@@ -186,7 +251,12 @@ async def playerpage(request: Request, name: str) -> Response:
     me = await current_user(request)
     if player is None:
         return page(
-            request, "error.html", status=404, user=me, title="No such player", message=f"nobody is called {name!r}"
+            request,
+            "error.html",
+            status=404,
+            user=me,
+            title=N_("No such player"),
+            message=ServiceError("not_found", "nobody is called {name!r}", name=name),
         )
     mine = me is not None and me.id == player.id
     games = await games_of(request, player.id)
@@ -259,6 +329,7 @@ async def api_sign_up(request: Request) -> Response:
     user, token = await server(request).sign_up(
         address_of(request), data.get("name"), data.get("password"), data.get("email")
     )
+    await _keep_language(request, user)
     response = JSONResponse({"id": user.id, "name": user.name}, status_code=201)
     set_session(response, request, token)
     return response
@@ -271,6 +342,7 @@ async def api_log_in(request: Request) -> Response:
 
     data = await json_body(request)
     user, token = await server(request).log_in(address_of(request), data.get("name"), data.get("password"))
+    await _keep_language(request, user)
     response = JSONResponse({"id": user.id, "name": user.name})
     set_session(response, request, token)
     return response
@@ -308,11 +380,16 @@ async def api_me(request: Request) -> Any:
 async def api_ratings(request: Request, game: str, players: int) -> Any:
     """The leaderboard as JSON."""
     if game not in game_ids():
-        raise ServiceError("bad_request", f"games: {', '.join(game_ids())}")
+        raise ServiceError("bad_request", "games: {games}", games=", ".join(game_ids()))
     spec = get_game(game).game_class.spec
     if not spec.min_players <= players <= spec.max_players:
         raise ServiceError(
-            "bad_request", f"{spec.name} is played by {spec.min_players} to {spec.max_players} players, not {players}"
+            "bad_request",
+            "{game} is played by {low} to {high} players, not {n}",
+            game=spec.name,
+            low=spec.min_players,
+            high=spec.max_players,
+            n=players,
         )
     board = await asyncio.to_thread(server(request).ratings.leaderboard, game, players)
     names = await _subject_names(request, [r.subject for r in board])

@@ -79,6 +79,8 @@ users = Table(
     # 0006: shut out by the site's operators (ziggurat admin ban): no log-in, no seat
     Column("banned_at", DateTime(timezone=True), nullable=True, index=True),
     Column("ban_reason", String(200), nullable=True),
+    # 0007: the language of the site for them (their mails are written in it)
+    Column("lang", String(8), nullable=True),
 )
 
 sessions = Table(

@@ -4,15 +4,17 @@ A frame for audience ``a`` (a seat, or ``None`` for a spectator) holds:
 ``n`` (how many log entries ``a`` has seen: its event number), the public status
 (phase, who is to move, who is ready in a simultaneous round, the outcome at the
 end), the seats, ``state.view(a)``, ``a``'s legal actions with their texts (only
-when ``a`` is to move), whether ``a`` may take back their last decision, and the
+when ``a`` is to move and its person decides: not while a bot plays the seat or
+after its time ran out), whether ``a`` may take back their last decision, and the
 log entries ``a`` has not had yet. Nothing else about the state goes in: not
 the seed, not the whole state, not another seat's pending choice, not the
 number of chance events, no server error text.
 
 HTML frames (for the page) add the board drawn by the game from the same view,
 the click path of each action and the side panel rendered by the page's
-templates. Everything in a frame is a function of what ``a`` may see, so two
-tables that differ only in what ``a`` cannot see send ``a`` the same bytes.
+templates, all in the connection's language. Everything in a frame is a
+function of what ``a`` may see (and of the language it reads), so two tables
+that differ only in what ``a`` cannot see send ``a`` the same bytes.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import orjson
 from ziggurat.core import SIMULTANEOUS, get_game
 from ziggurat.core.journal import Audience
 from ziggurat.server.live import LiveTable
-from ziggurat.web import pages
+from ziggurat.web import i18n, pages
 
 
 def seat_list(table: LiveTable) -> list[dict[str, Any]]:
@@ -109,7 +111,8 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
     actions = []
     undo = False
     if audience is not None:
-        if audience in to_move:
+        # only the person at the seat, while they may move: not a bot playing it, not after their time ran out
+        if audience in to_move and table.controller(audience) == "human" and table.seat_state[audience] == "active":
             actions = [{"id": a, "text": t} for a, t in state.legal_action_texts(audience)]
         undo = table.undo_problem(audience, thorough=False) is None
     timing = clocks(table)
@@ -126,18 +129,27 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
     }
 
 
-def html_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str, Any]:
-    """:func:`data_frame` plus the drawn board, click paths and rendered side panel."""
+def html_frame(table: LiveTable, audience: Audience, since: int = 0, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """:func:`data_frame` plus the drawn board, click paths and rendered side panel, in ``lang``."""
     frame = data_frame(table, audience, since)
     legal = [(a["id"], a["text"]) for a in frame["actions"]]
     entry = get_game(table.game.spec.id)
-    board_svg, paths = pages.board(entry, frame["view"], audience, legal)
+    tr = i18n.translator(lang)
+    state = table.state
+    # every player's score as this audience may see it (a hidden term leaves that total unknown to it)
+    wanted = state.is_terminal() or (entry.board is not None and pages.takes_standing(entry.board))
+    breakdown = state.score_breakdown(audience) if table.started and wanted else None
+    standing = [p.total for p in breakdown.players] if breakdown is not None else None
+    board_svg, paths = pages.board(entry, frame["view"], audience, legal, tr, standing)
     for a in frame["actions"]:
         a["path"] = list(paths.get(a["id"], ()))
+        # the button's words: what the move does, in the page's language (``text`` stays the one to type)
+        a["label"] = i18n.engine_text(state.describe_action(a["id"], audience, audience=audience), tr)
+    outcome = frame["status"].get("outcome")
     frame["html"] = {
         "board": board_svg,
-        "status": pages.render_status(table.game.spec, frame),
-        "log": [pages.render_log_entry(e, frame["seats"], audience) for e in frame["log"]],
+        "status": pages.render_status(table.game.spec, frame, lang, breakdown if state.is_terminal() else None),
+        "log": [pages.render_log_entry(e, frame["seats"], audience, tr, outcome) for e in frame["log"]],
     }
     return frame
 
@@ -147,6 +159,6 @@ def encode(frame: Any) -> str:
     return orjson.dumps(frame).decode()
 
 
-def build(table: LiveTable, audience: Audience, since: int, fmt: str) -> dict[str, Any]:
-    """The frame in format ``data`` or ``html``."""
-    return html_frame(table, audience, since) if fmt == "html" else data_frame(table, audience, since)
+def build(table: LiveTable, audience: Audience, since: int, fmt: str, lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The frame in format ``data`` or ``html`` (written in ``lang``)."""
+    return html_frame(table, audience, since, lang) if fmt == "html" else data_frame(table, audience, since)

@@ -1,7 +1,8 @@
 """The fan-out: every open connection of a table, each sent the frames of its own audience.
 
 A connection belongs to one audience (a seat, or ``None`` for a spectator) and
-wants frames as ``data`` (view and actions) or ``html`` (with the drawn board).
+wants frames as ``data`` (view and actions) or ``html`` (with the drawn board,
+written in the connection's language).
 After every change of a table, each connection whose audience has new log
 entries is sent one frame with those entries; a connection that has nothing
 new is sent nothing (so what a seat receives never tells it about a change it
@@ -28,11 +29,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ziggurat.core.i18n import N_
 from ziggurat.core.journal import Audience
 from ziggurat.server import frames
 from ziggurat.server.live import LiveTable
 from ziggurat.server.observe import CONNECTIONS
 from ziggurat.server.service import MoveTimer, SeatProof, TableService
+from ziggurat.web import i18n
 
 log = logging.getLogger("ziggurat.server")
 
@@ -58,6 +61,7 @@ class Connection:
     audience: Audience
     fmt: str
     send_text: Callable[[str], Awaitable[None]]
+    lang: str = "en"  # the language of its html frames and messages
     sent: int = 0  # the audience's event number as of the last frame sent
     queue: asyncio.Queue[tuple[str, MoveTimer | None] | _Close | None] = field(default_factory=lambda: asyncio.Queue())
     task: asyncio.Task[None] | None = None
@@ -126,7 +130,7 @@ class Hub:
     def gone(self, table_id: str) -> None:
         """The table was deleted: every socket of it is told and closed."""
         for conn in list(self.by_table.get(table_id, ())):
-            self._end(conn, "gone", "this table was deleted: its seats were not all taken in time", CLOSE_GONE)
+            self._end(conn, "gone", N_("this table was deleted: its seats were not all taken in time"), CLOSE_GONE)
 
     def _forget_user(self, conn: Connection) -> None:
         user_id = conn.proof.user_id if conn.proof is not None else None
@@ -145,7 +149,9 @@ class Hub:
                 continue
             conn.proof_version = version
             if conn.audience is not None and self.service.holder(table, conn.proof) != conn.audience:
-                self.revoke(conn, "this seat is no longer yours here: it was opened elsewhere, or a bot plays it now")
+                self.revoke(
+                    conn, N_("this seat is no longer yours here: it was opened elsewhere, or a bot plays it now")
+                )
 
     async def sessions_changed(self, user_id: int) -> None:
         """An account's sessions changed (a logout, maybe in another process): a connection whose seat came
@@ -160,7 +166,7 @@ class Hub:
             conn.proof = proof.without_session()
             table = self.service.tables.get(conn.table_id)
             if conn.audience is not None and (table is None or self.service.holder(table, conn.proof) != conn.audience):
-                self.revoke(conn, "you logged out: this page no longer plays your seat")
+                self.revoke(conn, N_("you logged out: this page no longer plays your seat"))
 
     def revoke(self, conn: Connection, reason: str) -> None:
         """``conn`` no longer holds its seat: nothing queued for the seat is sent; it is told why, and closed."""
@@ -176,13 +182,14 @@ class Hub:
             item = conn.queue.get_nowait()
             if isinstance(item, tuple) and item[1] is not None:
                 self._sent(item[1])
-        conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": reason}), None))
+        message = i18n.translator(conn.lang).gettext(reason)
+        conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": message}), None))
         conn.queue.put_nowait(_Close(close_code))
         self._presence(conn.table_id)
 
     def send_now(self, conn: Connection, table: LiveTable, since: int) -> None:
         """Send ``conn`` a full frame with the log from ``since`` (on connect and after an error)."""
-        frame = frames.build(table, conn.audience, since, conn.fmt)
+        frame = frames.build(table, conn.audience, since, conn.fmt, conn.lang)
         conn.sent = frame["n"]
         self._enqueue(conn, frames.encode(frame), None)
 
@@ -198,15 +205,15 @@ class Hub:
                 self.service.record_latency(time.perf_counter() - timer.started)
             return
         self._recheck(table, conns)
-        built: dict[tuple[Audience, int, str], str] = {}
+        built: dict[tuple[Audience, int, str, str], str] = {}
         for conn in list(conns):
             n = table.journal.count(conn.audience)
             if n <= conn.sent or conn.closed:
                 continue
-            key = (conn.audience, conn.sent, conn.fmt)
+            key = (conn.audience, conn.sent, conn.fmt, conn.lang if conn.fmt == "html" else "")
             text = built.get(key)
             if text is None:
-                text = built[key] = frames.encode(frames.build(table, conn.audience, conn.sent, conn.fmt))
+                text = built[key] = frames.encode(frames.build(table, conn.audience, conn.sent, conn.fmt, conn.lang))
             conn.sent = n
             if timer is not None:
                 timer.pending += 1

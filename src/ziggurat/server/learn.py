@@ -11,8 +11,8 @@
   ``{"ok": false, "kind": "other" | "illegal" | "nothing", "why": text}``.
 
 A tutorial keeps nothing on the server: its script fixes every move, so a step number is the whole
-position, and the page says which step it is at. The language is ``?lang=`` (``en``, ``es``), else
-the browser's ``Accept-Language``.
+position, and the page says which step it is at. The language is the site's (``?lang=``, the
+remembered choice, the browser's ``Accept-Language``: :func:`ziggurat.server.community.language`).
 """
 
 from __future__ import annotations
@@ -26,30 +26,18 @@ from fastapi.responses import HTMLResponse, Response
 
 from ziggurat.core import game_ids, get_game
 from ziggurat.core.errors import UnknownGameError
-from ziggurat.server.community import current_user, page
+from ziggurat.server.community import current_user, language, page
 from ziggurat.server.service import STATUS_OF, ServiceError
-from ziggurat.web import learn, pages
+from ziggurat.web import i18n, learn, pages
 
 router = APIRouter()
-
-
-def language(request: Request) -> str:
-    """The language of a request: ``?lang=``, else the first of ``Accept-Language`` we write in."""
-    asked = request.query_params.get("lang", "")
-    if asked in learn.LANGUAGES:
-        return asked
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";", 1)[0].strip().lower()[:2]
-        if code in learn.LANGUAGES:
-            return code
-    return learn.LANGUAGES[0]
 
 
 def _lessons(game: str) -> learn.Lessons:
     try:
         return learn.lessons(game)
     except UnknownGameError:
-        raise ServiceError("not_found", f"there is no game called {game!r}") from None
+        raise ServiceError("not_found", "there is no game called {game!r}", game=game) from None
 
 
 async def _error_page(request: Request, exc: ServiceError) -> Response:
@@ -69,6 +57,7 @@ def _games() -> list[dict[str, Any]]:
         spec = get_game(gid).game_class.spec
         lessons = learn.lessons(gid)
         out.append({"id": gid, "name": spec.name, "summary": spec.summary, "tutorial": lessons.tutorial is not None})
+        # (the summary is written in the reader's language by the template: it is a catalog message)
     return out
 
 
@@ -126,12 +115,13 @@ def _tutorial_frame(game_id: str, step: int, lang: str, with_history: bool) -> d
     tutorial = run.tutorial
     frame = run.frame(step)
     seat = tutorial.seat
-    board = run.board(step)
+    board = run.board(step, lang)
+    tr = i18n.translator(lang)
     legal = run.legal(step)
     expected = run.expected[step] if step < run.steps else None
     seats = _seats(tutorial, lang)
     shown = range(0, step + 1) if with_history else range(step, step + 1)
-    log = [pages.render_log_entry(e.to_json(), seats, seat) for k in shown for e in run.frame(k).log]
+    log = [pages.render_log_entry(e.to_json(), seats, seat, tr) for k in shown for e in run.frame(k).log]
     out: dict[str, Any] = {
         "step": step,
         "steps": run.steps,
@@ -156,17 +146,20 @@ def _tutorial_frame(game_id: str, step: int, lang: str, with_history: bool) -> d
         breakdown = frame.state.score_breakdown(seat)
         out["scores"] = [
             {
-                "name": pages.seat_name(seats, p.player),
+                "name": pages.seat_name(seats, p.player, tr),
                 "score": pages.num(outcome.scores[p.player]),
                 "rank": outcome.ranks[p.player],
                 "terms": [
-                    {"label": str(t.label), "points": None if t.points is None else pages.num(t.points)}
+                    {
+                        "label": i18n.engine_text(t.label, tr),
+                        "points": None if t.points is None else pages.num(t.points),
+                    }
                     for t in p.terms
                 ],
             }
             for p in breakdown.players
         ]
-        out["notes"] = [str(n) for n in breakdown.notes]
+        out["notes"] = [i18n.engine_text(n, tr) for n in breakdown.notes]
     return out
 
 
@@ -180,9 +173,9 @@ def _seats(tutorial: learn.Tutorial, lang: str) -> list[dict[str, Any]]:
 
 def _step(lessons: learn.Lessons, step: int) -> int:
     if lessons.tutorial is None:
-        raise ServiceError("not_found", f"{lessons.name} has no tutorial yet")
+        raise ServiceError("not_found", "{game} has no tutorial yet", game=lessons.name)
     if not 0 <= step <= lessons.run().steps:
-        raise ServiceError("not_found", f"the tutorial has steps 0 to {lessons.run().steps}")
+        raise ServiceError("not_found", "the tutorial has steps 0 to {last}", last=lessons.run().steps)
     return step
 
 
@@ -238,7 +231,10 @@ async def api_tutorial_check(request: Request, game: str, step: int) -> Any:
     lang = language(request)
     if not verdict.ok:
         why = verdict.why
-        return {"ok": False, "kind": verdict.kind, "why": str(why) if why else "", "why_id": why.id if why else None}
+        said = (
+            i18n.engine_text(why, i18n.translator(lang)) if why else ""
+        )  # the engine's reason, in the page's language
+        return {"ok": False, "kind": verdict.kind, "why": said, "why_id": why.id if why else None}
     texts = learn.step_texts(run.tutorial.steps[step], lang)
     return {
         "ok": True,

@@ -33,6 +33,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 
+from ziggurat.core.i18n import Plural
 from ziggurat.server.db import limits
 
 LIMIT_KEY_MAX = 160
@@ -84,17 +85,21 @@ class Limits:
         return dataclasses.replace(self, **changes)
 
 
+def a_wait(seconds: float) -> Plural:
+    """A wait as people say it, in words the catalogs translate (see :func:`say_seconds`)."""
+    whole = max(1, math.ceil(seconds))
+    if whole <= 60:
+        return Plural("{n} second", "{n} seconds", whole)
+    return Plural("{n} minute", "{n} minutes", math.ceil(whole / 60))
+
+
 def say_seconds(seconds: float) -> str:
     """A wait as people say it.
 
     >>> say_seconds(1), say_seconds(59.2), say_seconds(61), say_seconds(900), say_seconds(5400)
     ('1 second', '60 seconds', '2 minutes', '15 minutes', '90 minutes')
     """
-    whole = max(1, math.ceil(seconds))
-    if whole <= 60:
-        return "1 second" if whole == 1 else f"{whole} seconds"
-    minutes = math.ceil(whole / 60)
-    return f"{minutes} minutes"
+    return str(a_wait(seconds))
 
 
 def address_of(connection: Any) -> str:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from ziggurat.core import CHANCE, SIMULTANEOUS, Game, State, make_game
 from ziggurat.core.errors import ZigguratError
+from ziggurat.core.i18n import N_
 from ziggurat.core.journal import Audience, Entry, Journal
 from ziggurat.core.outcome import scores_line
 from ziggurat.core.seeds import derived_rng
@@ -195,10 +196,12 @@ class LiveTable:
             simultaneous = state.current_player() == SIMULTANEOUS
             waiting = state.players_to_move()
             text = state.action_to_text(row.action_id, row.seat)
+            # what the move did, named as its player saw it (the others read it when they see the move)
+            message = state.describe_action(row.action_id, row.seat, audience=row.seat)
             before = state.clone() if self.game.spec.has_hidden_information else None
             state.apply_action(row.action_id, row.seat)
             self._before = before
-            self.journal.record(row.seat, text, simultaneous, waiting, state)
+            self.journal.record(row.seat, text, simultaneous, waiting, state, message)
             self.played.append(Played(row, text, simultaneous, waiting))
         self.rows.append(row)
         self.version += 1
@@ -253,22 +256,22 @@ class LiveTable:
         itself is always checked in full).
         """
         if self.status != "playing":
-            return "the game is not running"
+            return N_("the game is not running")
         if self.seats[seat].kind != "human" or self.controller(seat) != "human" or self.seat_state[seat] != "active":
-            return "a bot plays this seat now"
+            return N_("a bot plays this seat now")
         found = self._last_own(seat)
         if isinstance(found, str):
             return found
         last = self.played[found]
         if not last.simultaneous and found != len(self.played) - 1:
-            return "another player has acted since"
+            return N_("another player has acted since")
         if last.simultaneous:
             now = self.state.players_to_move() if self.state.current_player() == SIMULTANEOUS else None
             if now is None or not set(now) <= set(last.waiting):
-                return "the round is over and every choice has been shown"
+                return N_("the round is over and every choice has been shown")
             return None
         if self._revealed(last, redraw=thorough):
-            return "that move showed you something that was hidden before"
+            return N_("that move showed you something that was hidden before")
         return None
 
     def continues_turn(self, seat: int) -> bool:
@@ -307,10 +310,10 @@ class LiveTable:
             if p.row.seat == seat:
                 return i
             if p.row.seat == CHANCE:
-                return "chance has happened since (a card, a tile or a die was revealed)"
+                return N_("chance has happened since (a card, a tile or a die was revealed)")
             if not p.simultaneous:
-                return "another player has acted since"
-        return "there is nothing to take back"
+                return N_("another player has acted since")
+        return N_("there is nothing to take back")
 
     def _revealed(self, last: Played, redraw: bool = True) -> bool:
         """Did ``last`` show its player something they could not see before?

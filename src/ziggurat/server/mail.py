@@ -12,6 +12,8 @@ import smtplib
 from dataclasses import dataclass
 from email.message import EmailMessage
 
+from ziggurat.core.i18n import ENGLISH, Translator
+
 
 @dataclass(frozen=True)
 class MailSettings:
@@ -32,17 +34,20 @@ def parse_smtp(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def your_turn(settings: MailSettings, to: str, name: str, game: str, table_id: str) -> EmailMessage:
-    """The notice that it is ``name``'s turn at a table."""
+def your_turn(
+    settings: MailSettings, to: str, name: str, game: str, table_id: str, tr: Translator = ENGLISH
+) -> EmailMessage:
+    """The notice that it is ``name``'s turn at a table, in the language of ``tr`` (the player's)."""
     message = EmailMessage()
     message["From"] = settings.sender
     message["To"] = to
-    message["Subject"] = f"Your turn in {game} (table {table_id})"
+    message["Subject"] = tr.gettext("Your turn in {game} (table {table})").format(game=game, table=table_id)
     link = f"{settings.public_url.rstrip('/')}/t/{table_id}"
-    message.set_content(
-        f"Hello {name},\n\nit is your turn in {game} at table {table_id}:\n{link}\n\n"
+    body = tr.gettext(
+        "Hello {name},\n\nit is your turn in {game} at table {table}:\n{link}\n\n"
         "You get this mail because you play a turn-based game on Ziggurat.\n"
     )
+    message.set_content(body.format(name=name, game=game, table=table_id, link=link))
     return message
 
 

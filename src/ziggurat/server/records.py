@@ -39,13 +39,15 @@ def _steps(table: LiveTable, audience: Audience) -> Iterator[tuple[int, list[Ent
     return audience_steps(_moments(table), audience)
 
 
-def replay_step(table: LiveTable, audience: Audience, step: int | None) -> tuple[dict[str, Any] | None, int]:
-    """The HTML frame of ``audience``'s step number ``step`` (with the whole log so far), and the number of steps."""
+def replay_step(
+    table: LiveTable, audience: Audience, step: int | None, lang: str = "en"
+) -> tuple[dict[str, Any] | None, int]:
+    """The HTML frame (in ``lang``) of ``audience``'s step ``step`` (with the whole log so far), and how many steps."""
     frame = None
     total = 0
     for i, (_, _, replay) in enumerate(_steps(table, audience)):
         if i == step:
-            frame = frames.html_frame(replay, audience, 0)
+            frame = frames.html_frame(replay, audience, 0, lang)
         total = i + 1
     return frame, total
 

@@ -24,7 +24,8 @@ from typing import Any
 import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
-from ziggurat.server.limits import Limits, Throttle, say_seconds
+from ziggurat.core.i18n import N_, Message, Plural, Translator
+from ziggurat.server.limits import Limits, Throttle, a_wait
 from ziggurat.server.live import LiveTable, TableBroken, shared_game
 from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
@@ -43,20 +44,61 @@ BOT_LEVELS: dict[int, dict[str, Any]] = {
 DEFAULT_LEVEL = 3  # an ismcts seat with no level chosen
 WEB_BOTS = ("random", "greedy", "ismcts")
 MAX_TABLE_PLAYERS = 8
-INVITE_GONE = "this invite link is not valid (it was used, or a newer one replaced it)"
+INVITE_GONE = N_("this invite link is not valid (it was used, or a newer one replaced it)")
 
 
 class ServiceError(ZigguratError):
     """A request that cannot be served; ``code`` says why (and picks the HTTP status).
 
     ``retry_after``: a request refused for now (a limit, code ``too_many``) may come again in so many seconds.
+
+    ``message`` is an English literal (or a text marked with ``N_``) with
+    ``{name}`` placeholders filled from ``params``: the catalogs of
+    :mod:`ziggurat.web.i18n` find it there, and :meth:`text` writes it in the
+    reader's language (a parameter that is itself a marked
+    :class:`~ziggurat.core.i18n.Message` or :class:`~ziggurat.core.i18n.Plural`
+    is translated too). ``.message`` is the English.
+
+    >>> e = ServiceError("bad_request", "seat {seat} is not open", seat=3)
+    >>> e.message
+    'seat 3 is not open'
     """
 
-    def __init__(self, code: str, message: str, retry_after: float | None = None):
-        super().__init__(message)
+    def __init__(self, code: str, message: str, /, retry_after: float | None = None, **params: object):
         self.code = code
-        self.message = message
         self.retry_after = retry_after
+        self.template = message
+        self.params = params
+        self.message = message.format(**params) if params else message
+        self.translate = True
+        self.engine: Any = None  # the engine's message (ziggurat.core.message.Message), if it gave one
+        super().__init__(self.message)
+
+    @classmethod
+    def from_engine(cls, code: str, exc: Exception) -> ServiceError:
+        """An error the engine explained: its message (id and parameters) is written in the reader's language;
+        a plain text of the engine's stays English."""
+        error = cls(code, str(exc))
+        error.engine = getattr(exc, "message", None)
+        error.translate = False
+        return error
+
+    def text(self, tr: Translator) -> str:
+        """The message in the language of ``tr``."""
+        if self.engine is not None:
+            from ziggurat.web.i18n import engine_text
+
+            return engine_text(self.engine, tr)
+        if not self.translate:
+            return self.message
+        translated = tr.gettext(self.template)
+        if not self.params:
+            return translated
+        params = {
+            k: tr.gettext(v) if isinstance(v, Message) else v.text(tr) if isinstance(v, Plural) else v
+            for k, v in self.params.items()
+        }
+        return translated.format(**params)
 
 
 STATUS_OF = {
@@ -114,19 +156,30 @@ PACES = ("live", "realtime", "turn")
 def check_pace(request: CreateRequest) -> None:
     """A table's pace and clock settings, checked (a clear error for anything else)."""
 
-    def whole(name: str, value: object, low: int, high: int) -> int:
+    def whole(value: object, low: int, high: int, message: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ServiceError("bad_request", f"{name} is a whole number of seconds from {low} to {high}")
+            raise ServiceError("bad_request", message, low=low, high=high)
         return value
 
     if request.pace not in PACES:
-        raise ServiceError("bad_request", f"the pace is one of {', '.join(PACES)}, not {request.pace!r}")
+        raise ServiceError(
+            "bad_request", "the pace is one of {paces}, not {pace!r}", paces=", ".join(PACES), pace=request.pace
+        )
     if request.pace == "realtime":
-        request.clock_initial = whole("the clock", request.clock_initial, 10, 6 * 3600)
-        request.clock_increment = whole("the increment", request.clock_increment or 0, 0, 600)
+        request.clock_initial = whole(
+            request.clock_initial, 10, 6 * 3600, "the clock is a whole number of seconds from {low} to {high}"
+        )
+        request.clock_increment = whole(
+            request.clock_increment or 0, 0, 600, "the increment is a whole number of seconds from {low} to {high}"
+        )
         request.turn_seconds = None
     elif request.pace == "turn":
-        request.turn_seconds = whole("the time for a move", request.turn_seconds, 60, 14 * 24 * 3600)
+        request.turn_seconds = whole(
+            request.turn_seconds,
+            60,
+            14 * 24 * 3600,
+            "the time for a move is a whole number of seconds from {low} to {high}",
+        )
         request.clock_initial = request.clock_increment = None
     elif any(v is not None for v in (request.clock_initial, request.clock_increment, request.turn_seconds)):
         raise ServiceError("bad_request", "a live table has no clock: choose the pace realtime or turn")
@@ -185,7 +238,7 @@ def clean_name(name: object) -> str:
     if not text:
         raise ServiceError("bad_request", "say your name (1 to 40 characters)")
     if len(text) > NAME_MAX:
-        raise ServiceError("bad_request", f"a name has at most {NAME_MAX} characters")
+        raise ServiceError("bad_request", "a name has at most {count} characters", count=NAME_MAX)
     if any(not ch.isprintable() for ch in text):
         raise ServiceError("bad_request", "a name cannot hold control characters")
     return text
@@ -290,16 +343,18 @@ class TableService:
         try:
             entry = get_game(request.game)
         except ConfigError as exc:
-            raise ServiceError("bad_request", str(exc)) from None
+            raise ServiceError.from_engine("bad_request", exc) from None
         spec = entry.game_class.spec
         for name in request.options:
             try:
                 opt = spec.option(str(name))
             except ConfigError as exc:
-                raise ServiceError("bad_request", str(exc)) from None
+                raise ServiceError.from_engine("bad_request", exc) from None
             if opt.kind == "path":
                 raise ServiceError(
-                    "bad_request", f"option {opt.name!r} names a file on the server and cannot be set from the web"
+                    "bad_request",
+                    "option {option!r} names a file on the server and cannot be set from the web",
+                    option=opt.name,
                 )
         if not isinstance(request.seats, list) or not request.seats:
             raise ServiceError("bad_request", "say who sits at each seat")
@@ -307,7 +362,7 @@ class TableService:
         try:
             game = shared_game(spec.id, len(request.seats), request.options)
         except ConfigError as exc:
-            raise ServiceError("bad_request", str(exc)) from None
+            raise ServiceError.from_engine("bad_request", exc) from None
         if sum(1 for s in request.seats if s.me) > 1:
             raise ServiceError("bad_request", "you can take only one seat")
         seat_records: list[SeatRecord] = []
@@ -336,7 +391,9 @@ class TableService:
                     seat_records.append(SeatRecord(i, "human", invite_hash=hash_token(token)))
                     invites[i] = token
             else:
-                raise ServiceError("bad_request", f"seat {i + 1} must be a human or a bot, not {s.kind!r}")
+                raise ServiceError(
+                    "bad_request", "seat {seat} must be a human or a bot, not {kind!r}", seat=i + 1, kind=s.kind
+                )
         await self._check_quotas(request)
         seed = new_seed() if request.seed is None else request.seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
@@ -350,7 +407,9 @@ class TableService:
             try:
                 game.state_from_json(position)
             except ZigguratError as exc:
-                raise ServiceError("bad_request", f"the start position cannot be used: {exc}") from None
+                raise ServiceError(
+                    "bad_request", "the start position cannot be used: {reason}", reason=str(exc)
+                ) from None
         record = TableRecord(
             id=new_table_id(),
             game=spec.id,
@@ -402,21 +461,25 @@ class TableService:
             if wait is not None:
                 raise ServiceError(
                     "too_many",
-                    f"you have created {limits.tables_per_hour} tables this hour: try again in {say_seconds(wait)}",
+                    "you have created {count} tables this hour: try again in {wait}",
+                    count=limits.tables_per_hour,
+                    wait=a_wait(wait),
                     retry_after=wait,
                 )
         mine = await asyncio.to_thread(self.store.open_tables_of, request.address, request.user_id)
         if max(mine["addr_tables"], mine["user_tables"]) >= limits.open_tables:
             raise ServiceError(
                 "too_many",
-                f"you have {limits.open_tables} tables that are not over: finish or leave some before you make more",
+                "you have {count} tables that are not over: finish or leave some before you make more",
+                count=limits.open_tables,
             )
         searching = sum(1 for s in request.seats if s.kind == "bot" and s.bot == "ismcts")
         if searching and max(mine["addr_search_bots"], mine["user_search_bots"]) + searching > limits.search_bots:
             raise ServiceError(
                 "too_many",
-                f"your tables that are not over may have {limits.search_bots} IS-MCTS bots in all: "
+                "your tables that are not over may have {count} IS-MCTS bots in all: "
                 "choose another bot, or finish a game first",
+                count=limits.search_bots,
             )
 
     async def expire_waiting(self) -> list[str]:
@@ -449,16 +512,24 @@ class TableService:
     @staticmethod
     def _bot_seat(i: int, s: SeatRequest, game: Any) -> SeatRecord:
         if s.bot not in WEB_BOTS:
-            raise ServiceError("bad_request", f"seat {i + 1}: the bots are {', '.join(WEB_BOTS)}, not {s.bot!r}")
+            raise ServiceError(
+                "bad_request",
+                "seat {seat}: the bots are {bots}, not {bot!r}",
+                seat=i + 1,
+                bots=", ".join(WEB_BOTS),
+                bot=s.bot,
+            )
         get_bot(s.bot)
         params: dict[str, Any] = {}
         if s.bot == "ismcts":
             level = DEFAULT_LEVEL if s.level is None else s.level
             if isinstance(level, bool) or not isinstance(level, int) or level not in BOT_LEVELS:
-                raise ServiceError("bad_request", f"seat {i + 1}: an ismcts level is 1 to {len(BOT_LEVELS)}")
+                raise ServiceError(
+                    "bad_request", "seat {seat}: an ismcts level is 1 to {top}", seat=i + 1, top=len(BOT_LEVELS)
+                )
             params["level"] = level
         elif s.level is not None:
-            raise ServiceError("bad_request", f"seat {i + 1}: only ismcts has levels")
+            raise ServiceError("bad_request", "seat {seat}: only ismcts has levels", seat=i + 1)
         return SeatRecord(i, "bot", bot=s.bot, bot_params=params, claimed_at=None)
 
     # ------------------------------------------------------------------ seats
@@ -495,8 +566,8 @@ class TableService:
         for s in table.seats:
             if s.claimed_at is not None and token_matches(token or "", s.token_hash):
                 if table.seat_state[s.seat] == "left":
-                    return "you left this table: a bot plays your seat now"
-                return "a bot plays this seat now (its time ran out)"
+                    return N_("you left this table: a bot plays your seat now")
+                return N_("a bot plays this seat now (its time ran out)")
         return None
 
     def _check_holder(self, table: LiveTable, seat: int, proof: SeatProof | None) -> None:
@@ -789,11 +860,11 @@ class TableService:
                     raise ParseActionError("an action text is a short text")
                 return state.action_from_text(text, seat)
         except IllegalActionError as exc:
-            raise ServiceError("illegal", str(exc)) from None
+            raise ServiceError.from_engine("illegal", exc) from None
         except GameOverError as exc:
-            raise ServiceError("game_over", str(exc)) from None
+            raise ServiceError.from_engine("game_over", exc) from None
         except ActionError as exc:
-            raise ServiceError("bad_action", str(exc)) from None
+            raise ServiceError.from_engine("bad_action", exc) from None
         raise ServiceError("bad_request", "say which action: 'action' (an id) or 'text'")
 
     async def undo(
@@ -821,7 +892,7 @@ class TableService:
                 if problem is None and table.takebacks_in_a_row(seat) >= self.limits.takebacks_in_a_row:
                     problem = f"you have taken back {self.limits.takebacks_in_a_row} times in a row: play on"
                 if problem is not None:
-                    raise ServiceError("undo_refused", f"you cannot take that back: {problem}")
+                    raise ServiceError("undo_refused", "you cannot take that back: {reason}", reason=problem)
                 rows = table.plan_undo(seat, msg_id, self.now())
                 if await self._append(table, rows):
                     for row in rows:
@@ -885,7 +956,7 @@ class TableService:
             "replace",
             by_seat,
             lambda: table.seat_state[seat] == "timeout",
-            "that seat has not run out of time",
+            N_("that seat has not run out of time"),
             proof,
         )
 
@@ -900,7 +971,7 @@ class TableService:
             "leave",
             seat,
             lambda: table.seat_state[seat] in ("active", "timeout"),
-            "you have left already",
+            N_("you have left already"),
             proof,
         )
 

@@ -37,6 +37,7 @@ from ziggurat.core.journal import Entry, Journal
 from ziggurat.core.message import Message
 from ziggurat.core.registry import GameEntry
 from ziggurat.core.svg import Board
+from ziggurat.web import i18n
 
 __all__ = [
     "LANGUAGES",
@@ -247,15 +248,17 @@ class Lessons:
                 self._states[name] = self.build(figure.position, source=f"learn.toml, figure {name}")
         return self._states[name]
 
-    def figure_board(self, name: str) -> str:
-        """Figure ``name`` drawn by the game: shown moves highlighted, refused ones crossed out."""
+    def figure_board(self, name: str, lang: str = "en") -> str:
+        """Figure ``name`` drawn by the game in ``lang``: shown moves highlighted, refused ones crossed out."""
         figure = self.figures[name]
         state = self.figure_state(name)
         seat = figure.seat
         who = state.current_player() if seat is None else seat
         shown = [(state.action_from_text(t, who), t) for t in figure.show]
         refused = [(_action_id(state, t, who), t) for t in figure.refuse]
-        drawn = entry_of(self.game_id).board(state.view(seat), seat, shown + refused)  # type: ignore[misc]
+        drawn = entry_of(self.game_id).board(  # type: ignore[misc]
+            state.view(seat), seat, shown + refused, tr=i18n.translator(lang)
+        )
         svg = drawn.svg
         for action, _ in shown:
             svg = _mark_path(svg, drawn.paths.get(action, ()), "zg-legal")
@@ -563,11 +566,13 @@ class TutorialRun:
         state = self.frames[step].state
         return state.legal_action_texts(self.tutorial.seat)
 
-    def board(self, step: int) -> Board:
-        """The board at ``step`` as the learner sees it, with the click path of each legal move."""
+    def board(self, step: int, lang: str = "en") -> Board:
+        """The board at ``step`` as the learner sees it (its texts in ``lang``), with each legal move's click path."""
         state = self.frames[step].state
         seat = self.tutorial.seat
-        return entry_of(self.lessons.game_id).board(state.view(seat), seat, self.legal(step))  # type: ignore[misc]
+        return entry_of(self.lessons.game_id).board(  # type: ignore[misc]
+            state.view(seat), seat, self.legal(step), tr=i18n.translator(lang)
+        )
 
     def check(self, step: int, action: int) -> Verdict:
         """The learner made ``action`` at ``step``: is it the move the step asks for, and if not, why not."""
@@ -670,7 +675,7 @@ def _rules_page(game_id: str, lang: str) -> RulesPage:
             if len(kids) == 1 and kids[0].type == "image" and str(kids[0].attrGet("src") or "").startswith("figure:"):
                 name = str(kids[0].attrGet("src"))[len("figure:") :]
                 block = Token("html_block", "", 0)
-                block.content = _figure_html(learn, name, kids[0].content)
+                block.content = _figure_html(learn, name, kids[0].content, lang)
                 out.append(block)
                 i += 3
                 continue
@@ -680,10 +685,10 @@ def _rules_page(game_id: str, lang: str) -> RulesPage:
     return RulesPage(title=title, sections=tuple(sections), html=Markup(html))
 
 
-def _figure_html(learn: Lessons, name: str, caption: str) -> str:
+def _figure_html(learn: Lessons, name: str, caption: str, lang: str) -> str:
     cap_id = f"fig-{name}-caption"
     markup = Markup('<figure class="zg-figure" id="fig-{}" aria-labelledby="{}">{}<figcaption id="{}">{}</figcaption>')
-    return str(markup.format(name, cap_id, Markup(learn.figure_board(name)), cap_id, caption)) + "</figure>\n"
+    return str(markup.format(name, cap_id, Markup(learn.figure_board(name, lang)), cap_id, caption)) + "</figure>\n"
 
 
 def render_text(text: str) -> Markup:

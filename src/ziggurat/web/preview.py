@@ -2,10 +2,10 @@
 
 For whoever draws a board (``games/<id>/web.py``)::
 
-    python -m ziggurat.web.preview kuhnah --players 3 --seed 4 --steps 25 --seat 1 --out /tmp/kuhnah
+    python -m ziggurat.web.preview kuhnah --players 3 --seed 4 --steps 25 --seat 1 --out /tmp/kuhnah --lang es
 
 plays ``--steps`` random decisions from ``--seed``, draws the board as seat
-``--seat`` sees it (``spectator`` for nobody's), and writes ``board.html`` (the
+``--seat`` sees it (``spectator`` for nobody's) in ``--lang``, and writes ``board.html`` (the
 page stylesheet and the click-path script inlined, so clicks can be tried in a
 browser) and, with Chromium present, ``board-1280.png`` and ``board-390.png``.
 """
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ziggurat.core import Match, get_game, make_game
 from ziggurat.core.game import State
+from ziggurat.core.i18n import ENGLISH, Translator
 from ziggurat.core.svg import Board, check_paths, esc
 
 CHROMIUM = "/usr/bin/chromium"
@@ -55,13 +56,13 @@ def position(game_id: str, players: int, seed: int, steps: int, options: dict[st
     return match.state
 
 
-def draw(state: State, seat: int | None) -> tuple[Board, list[tuple[int, str]]]:
-    """The board of ``state`` as ``seat`` sees it, and that seat's legal actions."""
+def draw(state: State, seat: int | None, tr: Translator = ENGLISH) -> tuple[Board, list[tuple[int, str]]]:
+    """The board of ``state`` as ``seat`` sees it (texts in the language of ``tr``) and that seat's legal actions."""
     entry = get_game(state.game.spec.id)
     if entry.board is None:
         raise SystemExit(f"{entry.game_class.spec.name} has no web board yet")
     legal = state.legal_action_texts(seat) if seat is not None and seat in state.players_to_move() else []
-    return entry.board(state.view(seat), seat, legal), legal
+    return entry.board(state.view(seat), seat, legal, tr=tr), legal
 
 
 def page(board: Board, legal: list[tuple[int, str]], title: str) -> str:
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("preview"))
     parser.add_argument("--option", "-o", action="append", default=[], help="NAME=VALUE (repeatable)")
     parser.add_argument("--no-shots", action="store_true")
+    parser.add_argument("--lang", default="en", help="the language of the board's texts (en, es)")
     args = parser.parse_args(argv)
     spec = get_game(args.game).game_class.spec
     options = dict(item.split("=", 1) for item in args.option if "=" in item)
@@ -129,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         seat = state.players_to_move()[0] if state.players_to_move() else None
     else:
         seat = int(args.seat) - 1
-    board, legal = draw(state, seat)
+    from ziggurat.web import i18n
+
+    board, legal = draw(state, seat, i18n.translator(args.lang))
     problems = check_paths(board, [a for a, _ in legal])
     for problem in problems:
         print("path problem:", problem, file=sys.stderr)

@@ -138,7 +138,7 @@ def test_game_over_shows_points() -> None:
     _, root = _draw(state, None)
     scores = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "lu-score"]
     view = state.view(None)
-    assert scores == [f"{s:g} pt" for s in view["scores"]]
+    assert scores == [f"{s:g} pt" if s == 1 else f"{s:g} pts" for s in view["scores"]]
     assert any(t.startswith("Game over") for t in _texts(root))
 
 

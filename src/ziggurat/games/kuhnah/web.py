@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ziggurat.core.svg import Board, Svg
+from ziggurat.core.i18n import ENGLISH, N_, Translator
+from ziggurat.core.svg import Board, Svg, fit_size, fmt
 
 __all__ = ["board"]
 
@@ -68,12 +69,38 @@ def _animal_colour(animal: str) -> str:
     return ANIMALS.get(animal, _PALETTE[sum(map(ord, animal)) % len(_PALETTE)])
 
 
-def _letter(animal: str) -> str:
-    return animal[:1].upper()
+# the animals of the reconstruction as people read them, and the letter each shows on its disc
+ANIMAL_NAMES = {
+    "bat": N_("bat"),
+    "monkey": N_("monkey"),
+    "quetzal": N_("quetzal"),
+    "serpent": N_("serpent"),
+    "jaguar": N_("jaguar"),
+}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 
 
-def _card_words(card: Mapping[str, Any]) -> str:
-    return f"{card['id']} (weight {card['value']}, {card['left']} | {card['right']})"
+def _animal(animal: str, tr: Translator) -> str:
+    return tr.gettext(ANIMAL_NAMES[animal]) if animal in ANIMAL_NAMES else animal
+
+
+def _letter(animal: str, tr: Translator) -> str:
+    """The mark of an animal on a card's half: one or two letters, each animal its own in every language."""
+    # TRANSLATORS: the marks of the animals on the cards' halves: one or two letters, a different mark for each
+    letters = {
+        "bat": tr.pgettext("animal letter", "B"),
+        "monkey": tr.pgettext("animal letter", "M"),
+        "quetzal": tr.pgettext("animal letter", "Q"),
+        "serpent": tr.pgettext("animal letter", "S"),
+        "jaguar": tr.pgettext("animal letter", "J"),
+    }
+    return letters.get(animal) or animal[:1].upper()
+
+
+def _card_words(card: Mapping[str, Any], tr: Translator) -> str:
+    return tr.gettext("{card} (weight {value}, {left} | {right})").format(
+        card=card["id"], value=card["value"], left=_animal(str(card["left"]), tr), right=_animal(str(card["right"]), tr)
+    )
 
 
 class _Moves:
@@ -135,6 +162,7 @@ def _jade_token(s: Svg, cx: float, cy: float, r: float, label: str, filled: bool
             font_weight="bold",
             text_anchor="middle",
             fill="#fff" if filled else JADE_EDGE,
+            cls="zg-glyph",
         )
 
 
@@ -146,6 +174,7 @@ def _brick(
     w: float,
     h: float,
     view: Mapping[str, Any],
+    tr: Translator,
     *,
     frame: bool = False,
     dim: bool = False,
@@ -176,14 +205,16 @@ def _brick(
         cx = x + (w * (0.22 if compact else 0.16) if half == 0 else w * (0.78 if compact else 0.84))
         cy = y + (r + 3 if compact else h / 2)
         s.circle(cx, cy, r, fill=_animal_colour(animal), stroke="#fff", stroke_width=1)
+        letter = _letter(animal, tr)
         s.text(
             cx,
             cy + r * 0.42,
-            _letter(animal),
-            font_size=f"{r * 1.2:.0f}",
+            letter,
+            font_size=f"{r * (1.2 if len(letter) < 2 else 0.9):.0f}",
             font_weight="bold",
             text_anchor="middle",
             fill="#fff",
+            cls="zg-glyph",
         )
         if wild[half] and animal != wild_symbol:
             if compact:
@@ -211,6 +242,7 @@ def _wild_halves(
     h: float,
     moves: _Moves,
     paths: dict[int, tuple[str, ...]],
+    tr: Translator,
 ) -> None:
     """Click targets on the halves of ``card`` that the mover may make wild."""
     for half, side in enumerate(("left", "right")):
@@ -219,37 +251,72 @@ def _wild_halves(
             continue
         key = f"wild:{card['id']}:{side}"
         with s.group(data_key=key):
-            s.tooltip(f"Put your wild jade on the {side} half ({card[side]}) of {card['id']}: it becomes wild")
+            if side == "left":
+                tip = tr.gettext("Put your wild jade on the left half ({animal}) of {card}: it becomes wild")
+            else:
+                tip = tr.gettext("Put your wild jade on the right half ({animal}) of {card}: it becomes wild")
+            s.tooltip(tip.format(animal=_animal(str(card[side]), tr), card=card["id"]))
             hx = x + (3 if half == 0 else w / 2 + 1)
             s.rect(hx, y + 3, w / 2 - 4, h - 6, rx="4", fill="transparent", stroke="none", cls="zg-frame")
         paths[action] = (key,)
 
 
-def _status(view: Mapping[str, Any], player: int | None) -> str:
-    names = _names(view, player)
+def _status(view: Mapping[str, Any], player: int | None, tr: Translator, asked: bool) -> str:
+    names = _names(view, player, tr)
     mover = view.get("to_move")
     if view["phase"] == "over":
         scores, ranks = view.get("scores", []), view.get("ranks", [])
-        winners = [names[p] for p in range(view["players"]) if ranks and ranks[p] == 1]
-        best = min(scores) if scores else 0
-        verb = "win" if winners == ["You"] else "wins" if len(winners) == 1 else "tie"
-        return f"Game over: {' and '.join(winners)} {verb} with {best:g} (lowest wins)"
+        winners = [p for p in range(view["players"]) if ranks and ranks[p] == 1]
+        best = f"{min(scores):g}" if scores else "0"
+        if winners == [player]:
+            return tr.gettext("Game over: you win with {score} (lowest wins)").format(score=best)
+        if len(winners) == 1:
+            return tr.gettext("Game over: {name} wins with {score} (lowest wins)").format(
+                name=names[winners[0]], score=best
+            )
+        together = tr.gettext(" and ").join(names[p] for p in winners)
+        return tr.gettext("Game over: {names} tie with {score} (lowest wins)").format(names=together, score=best)
     if mover is None:
-        return "Setting up the Quarry"
-    who = names[mover]
+        return tr.gettext("Setting up the Quarry")
     if view["phase"] == "place" and view.get("taken"):
-        return f"{who} {'are' if mover == player else 'is'} placing {view['taken']['id']}"
+        if mover == player and asked:
+            return tr.gettext("You are placing {card}").format(card=view["taken"]["id"])
+        return tr.gettext("{name} is placing {card}").format(name=names[mover], card=view["taken"]["id"])
+    if mover == player and asked:
+        return tr.gettext("Your turn: take a card, or put a jade on one")
     if mover == player:
-        return "Your turn: take a card, or put a jade on one"
-    return f"{who} to move: take a card or put a jade"
+        return tr.gettext("Your seat is to move")
+    return tr.gettext("{name} to move: take a card or put a jade").format(name=names[mover])
 
 
-def _ordinal(rank: int) -> str:
-    return f"{rank}{'st' if rank == 1 else 'nd' if rank == 2 else 'rd' if rank == 3 else 'th'}"
+def _ordinal(rank: int, tr: Translator) -> str:
+    if rank in ORDINALS:
+        return tr.gettext(ORDINALS[rank])
+    return tr.gettext("{n}th").format(n=rank)
 
 
-def _names(view: Mapping[str, Any], player: int | None) -> list[str]:
-    return ["You" if p == player else f"Player {p + 1}" for p in range(view["players"])]
+def _names(view: Mapping[str, Any], player: int | None, tr: Translator) -> list[str]:
+    return [
+        tr.gettext("You") if p == player else tr.gettext("Player {n}").format(n=p + 1) for p in range(view["players"])
+    ]
+
+
+def _place_words(text: str, tr: Translator) -> str:
+    """A placement's action text (``base left``, ``row 2 pos 3``) as people read it."""
+    if text == "base":
+        return tr.gettext("the base")
+    if text == "base left":
+        return tr.gettext("the left end of the base")
+    if text == "base right":
+        return tr.gettext("the right end of the base")
+    words = text.split()
+    return tr.gettext("row {row} pos {pos}").format(row=words[1], pos=words[3])
+
+
+def _over_two(cards: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """Every empty place of a pyramid that has two cards side by side under it (where a card could rest)."""
+    at = {(c["row"], c["pos"]) for c in cards}
+    return sorted((r + 1, p) for r, p in at if (r, p + 1) in at and (r + 1, p) not in at)
 
 
 def _uncovered(cards: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
@@ -258,7 +325,7 @@ def _uncovered(cards: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
 
 
 def _legend(
-    view: Mapping[str, Any], pyramids: Sequence[Sequence[Mapping[str, Any]]]
+    view: Mapping[str, Any], pyramids: Sequence[Sequence[Mapping[str, Any]]], tr: Translator
 ) -> list[tuple[float, float, str, str]]:
     """(x, line offset, animal or "", words) of each legend entry, wrapped to the board's width."""
     halves = ("left", "right")
@@ -266,9 +333,17 @@ def _legend(
     seen |= {str(c[h]) for c in view["quarry"] if c for h in halves}
     if view.get("taken"):
         seen |= {str(view["taken"][h]) for h in halves}
-    items = [(a, a + (" (wild)" if a == view.get("wild_symbol") else "")) for a in sorted(seen)]
+    items = [
+        (
+            a,
+            tr.gettext("{animal} (wild)").format(animal=_animal(a, tr))
+            if a == view.get("wild_symbol")
+            else _animal(a, tr),
+        )
+        for a in sorted(seen)
+    ]
     if view.get("jade_wild"):
-        items.append(("", "jade: a wild half"))
+        items.append(("", tr.gettext("jade: a wild half")))
     out = []
     lx, off = float(MARGIN), 0.0
     for animal, word in items:
@@ -280,8 +355,10 @@ def _legend(
     return out
 
 
-def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]) -> Board:
-    """Draw the K'uh Nah table as ``player`` sees it; click paths for ``legal``.
+def board(
+    view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator = ENGLISH
+) -> Board:
+    """Draw the K'uh Nah table as ``player`` sees it, its texts in the language of ``tr``; click paths for ``legal``.
 
     >>> from ziggurat.core import Match, make_game
     >>> m = Match(make_game("kuhnah", 2), seed=1)
@@ -292,15 +369,17 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     """
     moves = _Moves(legal)
     paths: dict[int, tuple[str, ...]] = {}
-    names = _names(view, player)
+    names = _names(view, player, tr)
     pyramids: list[list[Mapping[str, Any]]] = [list(p) for p in view["pyramids"]]
     mover = view.get("to_move")
 
     # --- layout of the pyramids: one brick size for every wall, so they compare at a glance
     ghosts: dict[tuple[int, int], tuple[int, str]] = {}
+    blocked: list[tuple[int, int]] = []  # places over two cards where the card being placed may not go
     if player is not None and moves.place:
         base_count = sum(1 for c in pyramids[player] if c["row"] == 1)
         ghosts = _slots(moves, base_count)
+        blocked = [rp for rp in _over_two(pyramids[player]) if rp not in ghosts]
     spans = []
     for p, cards in enumerate(pyramids):
         base = [int(c["pos"]) for c in cards if c["row"] == 1] or [1]
@@ -312,17 +391,19 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     bh = min(BRICK_H, max(bw * BRICK_H / BRICK_W, 40.0))
     heights = []
     for p, cards in enumerate(pyramids):
-        rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in ghosts] if p == player else []))
+        rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in [*ghosts, *blocked]] if p == player else []))
         heights.append(HEADER_H + rows * bh + 16)
-    legend = _legend(view, pyramids)
+    legend = _legend(view, pyramids, tr)
     legend_h = 40.0 + (legend[-1][1] if legend else 0)
     quarry_h = QUARRY_H + 80
     total = QUARRY_Y + quarry_h + sum(h + 10 for h in heights) + legend_h
-    s = Svg(WIDTH, total, title="K'uh Nah: the Quarry and every pyramid")
+    s = Svg(WIDTH, total, title=tr.gettext("K'uh Nah: the Quarry and every pyramid"))
     s.rect(0, 0, WIDTH, total, fill="#f6f1e7")
 
     # --- status line
-    s.text(MARGIN, 32, _status(view, player), font_size="22", font_weight="bold", fill=INK)
+    status = _status(view, player, tr, bool(legal))
+    size = fit_size(status, 22, WIDTH - 2 * MARGIN, 14, bold=True)
+    s.text(MARGIN, 32, status, font_size=fmt(size), font_weight="bold", fill=INK)
 
     # --- Quarry: deck, two cards with jade, removed pile
     qy = QUARRY_Y
@@ -339,7 +420,8 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         s.polygon(
             [(dx + 45, cy + 22), (dx + 60, cy + 42), (dx + 45, cy + 62), (dx + 30, cy + 42)], fill=JADE, opacity="0.8"
         )
-    s.text(dx + 45, cy + QUARRY_H + 30, f"Deck {view['deck']}", font_size="18", text_anchor="middle", fill=INK)
+    deck = tr.gettext("Deck {n}").format(n=view["deck"])
+    s.text(dx + 45, cy + QUARRY_H + 30, deck, font_size="18", text_anchor="middle", fill=INK)
 
     taken = view.get("taken")
     for slot in range(2):
@@ -348,14 +430,14 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         if card is None and taken is not None:
             # the card being placed (the Quarry's one gap while placing), lifted out of its place
             s.rect(x, cy, QUARRY_W, QUARRY_H, rx="9", fill="none", stroke=STONE_EDGE, stroke_dasharray="6 4")
-            _brick(s, taken, x + 8, cy - 8, QUARRY_W, QUARRY_H, view)
+            _brick(s, taken, x + 8, cy - 8, QUARRY_W, QUARRY_H, view, tr)
             s.rect(x + 8, cy - 8, QUARRY_W, QUARRY_H, rx="9", fill="none", stroke=TURN, stroke_width=3)
-            _wild_halves(s, taken, x + 8, cy - 8, QUARRY_W, QUARRY_H, moves, paths)
+            _wild_halves(s, taken, x + 8, cy - 8, QUARRY_W, QUARRY_H, moves, paths, tr)
             who = names[mover] if mover is not None else "?"
             s.text(
                 x + QUARRY_W / 2,
                 cy + QUARRY_H + 30,
-                f"placing: {who}",
+                tr.gettext("placing: {name}").format(name=who),
                 font_size="18",
                 text_anchor="middle",
                 fill=TURN,
@@ -364,27 +446,36 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
             continue
         if card is None:
             s.rect(x, cy, QUARRY_W, QUARRY_H, rx="9", fill="none", stroke=STONE_EDGE, stroke_dasharray="6 4")
-            s.text(x + QUARRY_W / 2, cy + QUARRY_H / 2 + 6, "empty", font_size="18", text_anchor="middle", fill=MUTED)
+            empty = tr.gettext("empty")
+            s.text(x + QUARRY_W / 2, cy + QUARRY_H / 2 + 6, empty, font_size="18", text_anchor="middle", fill=MUTED)
             continue
         cid = str(card["id"])
         take = moves.take.get(cid)
-        with s.group(data_key=f"take:{cid}", cls="kn-take"):
-            s.tooltip(f"Take {_card_words(card)}" + (f" with its {card['jade']} jade" if card["jade"] else ""))
-            _brick(s, card, x, cy, QUARRY_W, QUARRY_H, view, frame=True)
+        asks = player is not None and take is None  # a click asks the engine why it cannot be taken
+        with s.group(data_key=f"take:{cid}", cls="kn-take", data_why=f"take {cid}" if asks else None):
+            if card["jade"]:
+                tip = tr.gettext("Take {card} with its {n} jade").format(card=_card_words(card, tr), n=card["jade"])
+            else:
+                tip = tr.gettext("Take {card}").format(card=_card_words(card, tr))
+            s.tooltip(tip)
+            _brick(s, card, x, cy, QUARRY_W, QUARRY_H, view, tr, frame=True)
         if take is not None:
             paths[take] = (f"take:{cid}",)
         put = moves.jade.get(cid)
-        with s.group(data_key=f"jade:{cid}", cls="kn-jade"):
+        asks = player is not None and put is None
+        with s.group(data_key=f"jade:{cid}", cls="kn-jade", data_why=f"jade {cid}" if asks else None):
             jade = int(card["jade"])
-            s.tooltip(f"Put one of your jade on {cid} ({jade} jade on it now)")
+            s.tooltip(tr.gettext("Put one of your jade on {card} ({n} jade on it now)").format(card=cid, n=jade))
             _jade_token(s, x + QUARRY_W / 2, cy + QUARRY_H + 4, 18, str(jade), filled=jade > 0, frame=True)
         if put is not None:
             paths[put] = (f"jade:{cid}",)
-        s.text(x + QUARRY_W / 2, cy + QUARRY_H + 42, f"{jade} jade", font_size="16", text_anchor="middle", fill=MUTED)
+        on_it = tr.gettext("{n} jade").format(n=jade)
+        s.text(x + QUARRY_W / 2, cy + QUARRY_H + 42, on_it, font_size="16", text_anchor="middle", fill=MUTED)
     px = 470.0
     s.rect(px, cy + 8, 90, QUARRY_H - 8, rx="8", fill="#d8ccb5", stroke="#a89878", stroke_dasharray="4 3")
     s.text(px + 45, cy + 46, "?", font_size="28", text_anchor="middle", fill="#8a7a60", font_weight="bold")
-    s.text(px + 45, cy + QUARRY_H + 30, f"Removed {view['removed']}", font_size="18", text_anchor="middle", fill=INK)
+    removed = tr.gettext("Removed {n}").format(n=view["removed"])
+    s.text(px + 45, cy + QUARRY_H + 30, removed, font_size="18", text_anchor="middle", fill=INK)
 
     # --- the pyramids
     y = QUARRY_Y + quarry_h + 4
@@ -407,7 +498,7 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
             if turn:
                 s.polygon([(hx, y + 12), (hx + 14, y + 21), (hx, y + 30)], fill=TURN)
                 hx += 22
-            label = names[p] if p != player else f"You (player {p + 1})"
+            label = names[p] if p != player else tr.gettext("You (player {n})").format(n=p + 1)
             s.text(hx, y + 28, label, font_size="20", font_weight="bold", fill=INK)
             jx = 225.0
             count = jade[p]
@@ -415,7 +506,7 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
             s.text(
                 jx + 20,
                 y + 28,
-                f"{'?' if count is None else count} jade",
+                tr.gettext("{n} jade").format(n="?" if count is None else count),
                 font_size="19",
                 fill=INK,
                 cls="kn-jade-count",
@@ -427,50 +518,60 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
                 s.text(
                     330,
                     y + 28,
-                    f"score {view['scores'][p]:g} · {_ordinal(rank)}",
+                    tr.gettext("score {score} · {rank}").format(
+                        score=f"{view['scores'][p]:g}", rank=_ordinal(rank, tr)
+                    ),
                     font_size="19",
                     font_weight="bold",
                     fill=JADE_EDGE if rank == 1 else INK,
                     cls="kn-score",
                 )
             else:
-                s.text(330, y + 28, f"uncovered {weight}", font_size="19", fill=MUTED)
+                s.text(330, y + 28, tr.gettext("uncovered {n}").format(n=weight), font_size="19", fill=MUTED)
             if view.get("jade_wild"):
                 used = view["wild_used"][p]
                 s.text(
                     WIDTH - MARGIN - 4,
                     y + 28,
-                    "wild used" if used else "wild ready",
+                    tr.gettext("wild used") if used else tr.gettext("wild ready"),
                     font_size="17",
                     fill=MUTED,
                     text_anchor="end",
                 )
-                _jade_token(s, WIDTH - MARGIN - 104, y + 21, 11, "W", filled=not used)
+                # TRANSLATORS: the mark on the jade token that makes a half wild (first letter of "wild")
+                _jade_token(s, WIDTH - MARGIN - 104, y + 21, 11, tr.pgettext("jade token", "W"), filled=not used)
             lo, hi = spans[p]
             wall_w = (hi - lo + 1) * bw
             x0 = (WIDTH - wall_w) / 2
-            rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in ghosts] if p == player else []))
+            rows = max([c["row"] for c in cards] + [1] + ([r for (r, _) in [*ghosts, *blocked]] if p == player else []))
             base_y = y + HEADER_H + (rows - 1) * bh + 4
 
             def at(row: int, pos: int, x0: float = x0, lo: int = lo, base_y: float = base_y) -> tuple[float, float]:
                 return x0 + (pos - lo) * bw + (row - 1) * bw / 2, base_y - (row - 1) * bh
 
             if not cards and not (p == player and ghosts):
-                s.text(WIDTH / 2, base_y + bh / 2 + 6, "no cards yet", font_size="18", text_anchor="middle", fill=MUTED)
+                none_yet = tr.gettext("no cards yet")
+                s.text(WIDTH / 2, base_y + bh / 2 + 6, none_yet, font_size="18", text_anchor="middle", fill=MUTED)
             for c in cards:
                 bx, by = at(c["row"], c["pos"])
                 with s.group(cls="kn-card", data_card=str(c["id"])):
-                    s.tooltip(f"{_card_words(c)}, row {c['row']} pos {c['pos']}")
-                    _brick(s, c, bx + 1, by + 1, bw - 2, bh - 2, view, dim=(c["row"], c["pos"]) not in uncovered)
+                    s.tooltip(
+                        tr.gettext("{card}, row {row} pos {pos}").format(
+                            card=_card_words(c, tr), row=c["row"], pos=c["pos"]
+                        )
+                    )
+                    _brick(s, c, bx + 1, by + 1, bw - 2, bh - 2, view, tr, dim=(c["row"], c["pos"]) not in uncovered)
                 if p == player:
-                    _wild_halves(s, c, bx + 1, by + 1, bw - 2, bh - 2, moves, paths)
+                    _wild_halves(s, c, bx + 1, by + 1, bw - 2, bh - 2, moves, paths, tr)
             if p == player:
-                placing = view["taken"]["id"] if view.get("taken") else "the card"
+                placing = view["taken"]["id"] if view.get("taken") else tr.gettext("the card")
                 for (row, pos), (action, text) in sorted(ghosts.items()):
                     bx, by = at(row, pos)
                     key = f"slot:{row}:{pos}"
                     with s.group(data_key=key, cls="zg-ghost"):
-                        s.tooltip(f"Place {placing} at {text}")
+                        s.tooltip(
+                            tr.gettext("Place {card} at {place}").format(card=placing, place=_place_words(text, tr))
+                        )
                         s.rect(
                             bx + 3,
                             by + 3,
@@ -492,6 +593,13 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
                             font_weight="bold",
                         )
                     paths[action] = (key,)
+                for row, pos in blocked:  # no move: a click asks the engine why the card may not go there
+                    bx, by = at(row, pos)
+                    where = tr.gettext("row {row} pos {pos}").format(row=row, pos=pos)
+                    with s.group(cls="kn-blocked", data_why=f"row {row} pos {pos}"):
+                        s.tooltip(tr.gettext("{place}: {card} cannot go here now").format(place=where, card=placing))
+                        s.rect(bx + 5, by + 5, bw - 10, bh - 10, rx="6", fill="#fbeae8", fill_opacity="0.6",
+                               stroke="#b3261e", stroke_opacity="0.5", stroke_dasharray="3 4")  # fmt: skip
         y += h + 10
 
     # --- legend
@@ -499,14 +607,16 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     for lx, ly_off, animal, word in legend:
         if animal:
             s.circle(lx + 9, ly + ly_off - 6, 9, fill=_animal_colour(animal))
+            letter = _letter(animal, tr)
             s.text(
                 lx + 9,
                 ly + ly_off - 1,
-                _letter(animal),
-                font_size="12",
+                letter,
+                font_size="12" if len(letter) < 2 else "10",
                 font_weight="bold",
                 text_anchor="middle",
                 fill="#fff",
+                cls="zg-glyph",
             )
         else:
             _jade_token(s, lx + 9, ly + ly_off - 6, 9, "")

@@ -45,7 +45,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ziggurat.core.svg import Board, Svg
+from ziggurat.core.i18n import ENGLISH, N_, Translator
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
 
 __all__ = ["board"]
 
@@ -74,13 +75,25 @@ GOLD_PALE = "#fff1c2"
 TURN = "#e69a00"
 READY = "#2e9d5b"
 
-_HELPS = (("same-value", "=", "same value"), ("plus-one", "±1", "plus/minus one"), ("super-six", "6→", "super-six"))
+_HELPS = (
+    ("same-value", "=", N_("same value")),
+    ("plus-one", "±1", N_("plus/minus one")),
+    ("super-six", "6→", N_("super-six")),
+)
 _BONUS_WORDS = {
-    "base": "base: every base block marked, a permanent ±1",
-    "axis": "axis: the five axis blocks marked, 3 points",
-    "full": "full: every block numbered, the highest external block's value",
-    "A-C": "first to claim A and C marked: |C − A| points",
-    "B-D": "first to claim B and D marked: |D − B| points",
+    "base": N_("base: every base block marked, a permanent ±1"),
+    "axis": N_("axis: the five axis blocks marked, 3 points"),
+    "full": N_("full: every block numbered, the highest external block's value"),
+    "A-C": N_("first to claim A and C marked: |C − A| points"),
+    "B-D": N_("first to claim B and D marked: |D − B| points"),
+}
+# the names of the three bonuses on their badges and in the header (A–C and B–D are letters)
+_BONUS_NAMES = {"base": N_("base"), "axis": N_("axis"), "full": N_("full")}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+# why the game ended, as the view says it
+_END_WORDS = {
+    "the three normal bonuses were claimed": N_("the three normal bonuses were claimed"),
+    "every player had to pass": N_("every player had to pass"),
 }
 _PIPS = {
     1: ((0, 0),),
@@ -103,6 +116,12 @@ class _Moves:
     super_: dict[int, int] = field(default_factory=dict)
     pass_: int | None = None
     other: list[tuple[int, str]] = field(default_factory=list)
+
+    def any(self) -> bool:
+        """Whether the viewer has anything to do (they are asked to decide now)."""
+        return bool(self.segs or self.blocks or self.same is not None or self.plus or self.super_ or self.other) or (
+            self.pass_ is not None
+        )
 
     @classmethod
     def parse(cls, legal: Sequence[tuple[int, str]]) -> _Moves:
@@ -197,44 +216,62 @@ class _Geo:
         return f"{label} (b{b})" if label else f"b{b}"
 
 
-def _names(view: Mapping[str, Any], player: int | None) -> list[str]:
-    return ["You" if p == player else f"Player {p + 1}" for p in range(int(view["players"]))]
+def _names(view: Mapping[str, Any], player: int | None, tr: Translator) -> list[str]:
+    return [
+        tr.gettext("You") if p == player else tr.gettext("Player {n}").format(n=p + 1)
+        for p in range(int(view["players"]))
+    ]
 
 
-def _ordinal(rank: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")
+def _ordinal(rank: int, tr: Translator) -> str:
+    if rank in ORDINALS:
+        return tr.gettext(ORDINALS[rank])
+    return tr.gettext("{n}th").format(n=rank)
 
 
-def _pts(n: int) -> str:
-    return f"{n} pt" if n == 1 else f"{n} pts"
+def _pts(n: int, tr: Translator) -> str:
+    return tr.ngettext("{n} pt", "{n} pts", n).format(n=n)
 
 
-def _choice_words(c: Mapping[str, Any] | None, geo: _Geo, *, mine: bool = False) -> str:
+def _choice_words(c: Mapping[str, Any] | None, geo: _Geo, tr: Translator, *, mine: bool = False) -> str:
     """A choice as words: ``drew 4 segments``, ``wrote 3 in C (b6)`` (with a help: ``±1 → 3, …``)."""
     if not c:
         return ""
     parts = []
     help_ = c.get("help")
-    if help_:
-        short = {"same-value": "same value", "plus-one": "±1", "permanent plus-one": "permanent ±1"}
-        parts.append(f"{short.get(help_, help_)} → {c['value']}" if help_ != "same-value" else "same value")
+    if help_ == "same-value":
+        parts.append(tr.gettext("same value"))
+    elif help_:
+        short = {
+            "plus-one": "±1",
+            "permanent plus-one": tr.gettext("permanent ±1"),
+            "super-six": tr.gettext("super-six"),
+        }
+        parts.append(tr.gettext("{help} → {value}").format(help=short.get(help_, help_), value=c["value"]))
     kind = c.get("kind")
     trail = c.get("trail") or []
     if kind == "draw":
         if c.get("complete") is False:
-            parts.append(f"drawing {len(trail)} of {c['value']}")
+            parts.append(tr.gettext("drawing {n} of {value}").format(n=len(trail), value=c["value"]))
         else:
-            parts.append(f"drew {len(trail)} segment" + ("s" if len(trail) != 1 else ""))
+            parts.append(tr.ngettext("drew {n} segment", "drew {n} segments", len(trail)).format(n=len(trail)))
     elif kind == "write" and c.get("block") is not None:
-        parts.append(f"{'writes' if mine else 'wrote'} {c['value']} in {geo.name(int(c['block']))}")
+        block = geo.name(int(c["block"]))
+        if mine:
+            parts.append(tr.gettext("writes {value} in {block}").format(value=c["value"], block=block))
+        else:
+            parts.append(tr.gettext("wrote {value} in {block}").format(value=c["value"], block=block))
     elif kind == "mark" and c.get("block") is not None:
-        parts.append(f"{'marks' if mine else 'marked'} {geo.name(int(c['block']))}")
+        block = geo.name(int(c["block"]))
+        parts.append((tr.gettext("marks {block}") if mine else tr.gettext("marked {block}")).format(block=block))
     elif kind == "pass":
-        parts.append("passes" if mine else "passed")
-    return ", ".join(parts)
+        parts.append(tr.gettext("passes") if mine else tr.gettext("passed"))
+    return tr.gettext(", ").join(parts)
 
 
-def _status(view: Mapping[str, Any], player: int | None, moves: _Moves, names: list[str]) -> tuple[str, str]:
+def _status(
+    view: Mapping[str, Any], player: int | None, moves: _Moves, names: list[str], tr: Translator
+) -> tuple[str, str]:
     """The headline and its colour."""
     phase = view["phase"]
     n = int(view["players"])
@@ -242,46 +279,62 @@ def _status(view: Mapping[str, Any], player: int | None, moves: _Moves, names: l
         scores = view.get("scores") or [s["score"] for s in view["sheets"]]
         ranks = view.get("ranks") or [1] * n
         winners = [p for p in range(n) if ranks[p] == 1]
-        pts = _pts(int(scores[winners[0]])) if winners else ""
+        pts = _pts(int(scores[winners[0]]), tr) if winners else ""
         if n == 1:
-            return f"Game over: you scored {pts}", INK
+            return tr.gettext("Game over: you scored {points}").format(points=pts), INK
         if len(winners) == 1:
-            verb = "win" if winners[0] == player else "wins"
-            return f"Game over: {names[winners[0]]} {verb} with {pts}", INK
-        return f"Game over: {' and '.join(names[p] for p in winners)} share the win ({pts})", INK
+            if winners[0] == player:
+                return tr.gettext("Game over: you win with {points}").format(points=pts), INK
+            return tr.gettext("Game over: {name} wins with {points}").format(name=names[winners[0]], points=pts), INK
+        together = tr.gettext(" and ").join(names[p] for p in winners)
+        return tr.gettext("Game over: {names} share the win ({points})").format(names=together, points=pts), INK
     if phase != "choose":
-        return "Rolling the die…", MUTED
+        return tr.gettext("Rolling the die…"), MUTED
     choosing = [p for p in range(n) if not view["chosen"][p]]
     choice = view.get("choice")
-    if player is not None and choice is not None:
+    if player is not None and choice is not None and choice.get("complete"):
+        mine = _choice_words(choice, _Geo.of(view["sheet"]), tr, mine=True)
+        others = [names[p] for p in choosing if p != player]
+        if len(others) > 2:
+            wait = tr.gettext("waiting for {n} players").format(n=len(others))
+        elif others:
+            wait = tr.gettext("waiting for {names}").format(names=tr.gettext(", ").join(others))
+        else:
+            wait = ""
+        line = tr.gettext("You are ready ({choice})").format(choice=mine)
+        if len(line) > 52 - len(wait):
+            line = tr.gettext("You are ready")
+        return (tr.gettext("{line} — {wait}").format(line=line, wait=wait) if wait else line), READY
+    if player is not None and choice is not None and moves.any():
         v = choice.get("value") or view["die"]
-        if choice.get("complete"):
-            mine = _choice_words(choice, _Geo.of(view["sheet"]), mine=True)
-            others = [names[p] for p in choosing if p != player]
-            wait = f" — waiting for {', '.join(others)}" if others else ""
-            if len(others) > 2:
-                wait = f" — waiting for {len(others)} players"
-            line = f"You are ready ({mine}){wait}"
-            return (line if len(line) <= 52 else f"You are ready{wait}"), READY
         if choice.get("kind") == "draw":
             left = int(v) - len(choice.get("trail") or [])
-            return f"Draw on: {left} more segment{'s' if left != 1 else ''} of the trail", TURN
+            return tr.ngettext(
+                "Draw on: {n} more segment of the trail", "Draw on: {n} more segments of the trail", left
+            ).format(n=left), TURN
         if choice.get("help") == "same-value":
-            return f"Same value: write {v} where it equals the support", TURN
+            return tr.gettext("Same value: write {value} where it equals the support").format(value=v), TURN
         if choice.get("help"):
-            return f"Now use your {v}: draw, write or mark", TURN
+            return tr.gettext("Now use your {value}: draw, write or mark").format(value=v), TURN
         if moves.pass_ is not None and not (moves.segs or moves.blocks):
-            helps = moves.same is not None or moves.plus or moves.super_
-            return f"Nothing fits the {v}: pass" + (" (or take a help)" if helps else ""), TURN
-        verbs = [f"draw {v} segment{'s' if v != 1 else ''}"] if moves.segs else []
+            if moves.same is not None or moves.plus or moves.super_:
+                return tr.gettext("Nothing fits the {value}: pass (or take a help)").format(value=v), TURN
+            return tr.gettext("Nothing fits the {value}: pass").format(value=v), TURN
+        verbs = [tr.ngettext("draw {n} segment", "draw {n} segments", int(v)).format(n=v)] if moves.segs else []
         kinds = {k for _, k in moves.blocks.values()}
-        verbs += [k for k in ("write", "mark") if k in kinds]
+        if "write" in kinds:
+            verbs.append(tr.gettext("write"))
+        if "mark" in kinds:
+            verbs.append(tr.gettext("mark"))
         if not verbs:
-            return f"Use the {v}: take a help", TURN
-        said = verbs[0] if len(verbs) == 1 else ", ".join(verbs[:-1]) + " or " + verbs[-1]
-        return f"Use the {v}: {said}", TURN
+            return tr.gettext("Use the {value}: take a help").format(value=v), TURN
+        if len(verbs) == 1:
+            said = verbs[0]
+        else:
+            said = tr.gettext("{first} or {last}").format(first=tr.gettext(", ").join(verbs[:-1]), last=verbs[-1])
+        return tr.gettext("Use the {value}: {what}").format(value=v, what=said), TURN
     ready = n - len(choosing)
-    return f"Choosing with the {view['die']}: {ready} of {n} ready", MUTED
+    return tr.gettext("Choosing with the {die}: {ready} of {n} ready").format(die=view["die"], ready=ready, n=n), MUTED
 
 
 def _die(s: Svg, x: float, y: float, size: float, value: int | None, *, fill: str = "#fff") -> None:
@@ -296,22 +349,30 @@ def _die(s: Svg, x: float, y: float, size: float, value: int | None, *, fill: st
         s.text(cx, cy + size * 0.2, "?", font_size=f"{size * 0.55:.0f}", text_anchor="middle", fill=MUTED)
 
 
-def _bonus_line(view: Mapping[str, Any], names: list[str]) -> tuple[str, str]:
+def _bonus_line(view: Mapping[str, Any], names: list[str], player: int | None, tr: Translator) -> tuple[str, str]:
     claimed = view["claimed_by"]
 
     def who(name: str) -> str:
         ps = claimed.get(name) or []
-        return ", ".join(names[p] if names[p] != "You" else "you" for p in ps) if ps else "—"
+        return tr.gettext(", ").join(names[p] if p != player else tr.gettext("you") for p in ps) if ps else "—"
 
-    normal = "Bonuses won — " + ", ".join(f"{n}: {who(n)}" for n in ("base", "axis", "full"))
-    first = "First to claim — " + ", ".join(
-        f"{n.replace('-', '–')}: {who(n) + ' (closed)' if claimed.get(n) else 'open'}" for n in ("A-C", "B-D")
+    said = tr.gettext(", ").join(
+        tr.gettext("{bonus}: {who}").format(bonus=tr.gettext(_BONUS_NAMES[n]), who=who(n))
+        for n in ("base", "axis", "full")
     )
+    normal = tr.gettext("Bonuses won — {bonuses}").format(bonuses=said)
+    firsts = []
+    for n in ("A-C", "B-D"):
+        state = tr.gettext("{who} (closed)").format(who=who(n)) if claimed.get(n) else tr.gettext("open")
+        firsts.append(tr.gettext("{bonus}: {who}").format(bonus=n.replace("-", "–"), who=state))
+    first = tr.gettext("First to claim — {bonuses}").format(bonuses=tr.gettext(", ").join(firsts))
     return normal, first
 
 
-def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]) -> Board:
-    """Draw the Kukulkán table as ``player`` sees it; click paths for ``legal``.
+def board(
+    view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator = ENGLISH
+) -> Board:
+    """Draw the Kukulkán table as ``player`` sees it, its texts in the language of ``tr``; click paths for ``legal``.
 
     >>> from ziggurat.core import Match, make_game
     >>> m = Match(make_game("kukulkan", 2), seed=1)
@@ -323,7 +384,7 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     moves = _Moves.parse(legal)
     geo = _Geo.of(view["sheet"])
     n = int(view["players"])
-    names = _names(view, player)
+    names = _names(view, player, tr)
     own = player if player is not None and 0 <= player < n else None
     order = ([own] if own is not None else []) + [p for p in range(n) if p != own]
 
@@ -355,22 +416,33 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     extra = 50.0 if moves.other else 0.0
     total = y + extra
 
-    s = Svg(WIDTH, total, title="Kukulkán: the pyramid sheets")
+    s = Svg(WIDTH, total, title=tr.gettext("Kukulkán: the pyramid sheets"))
     s.rect(0, 0, WIDTH, total, fill="#f6f1e7")
 
     # --- the header: round, status, die, bonuses
-    title = f"Kukulkán · round {view['round']}" if view["round"] else "Kukulkán"
+    title = tr.gettext("Kukulkán · round {n}").format(n=view["round"]) if view["round"] else "Kukulkán"
     if n == 1:
-        title += " · practice"
-    s.text(MARGIN + 6, 32, title, font_size="24", font_weight="bold", fill=INK)
+        title = tr.gettext("{title} · practice").format(title=title)
+    room = WIDTH - 2 * MARGIN - 12
+    ended = ""
     if view["phase"] == "over" and view.get("end"):
-        s.text(MARGIN + 20 + 14.5 * len(title), 32, f"(ended: {view['end']})", font_size="16", fill=MUTED,
+        ended = tr.gettext("(ended: {why})").format(why=tr.gettext(_END_WORDS.get(view["end"], view["end"])))
+    # the title and why the game ended share the first line: the title gives way first, then the reason
+    title_size = 24.0
+    while ended and title_size > 17 and text_width(title, title_size, True) + 12 + text_width(ended, 13) > room:
+        title_size -= 1
+    s.text(MARGIN + 6, 32, title, font_size=fmt(title_size), font_weight="bold", fill=INK)
+    if ended:
+        ex = MARGIN + 6 + text_width(title, title_size, bold=True) + 12
+        s.text(ex, 32, ended, font_size=fmt(fit_size(ended, 16, WIDTH - MARGIN - 6 - ex, 11)), fill=MUTED,
                cls="kk-end")  # fmt: skip
-    status, colour = _status(view, own, moves, names)
-    s.text(MARGIN + 6, 62, status, font_size="19", font_weight="bold", fill=colour, cls="kk-status")
-    normal, first = _bonus_line(view, names)
-    s.text(MARGIN + 6, 88, normal, font_size="16", fill=MUTED, cls="kk-bonuses")
-    s.text(MARGIN + 6, 108, first, font_size="16", fill=MUTED, cls="kk-first")
+    status, colour = _status(view, own, moves, names, tr)
+    beside_die = room - (0 if view["phase"] == "over" else 150)
+    s.text(MARGIN + 6, 62, status, font_size=fmt(fit_size(status, 19, beside_die, 13, bold=True)), font_weight="bold",
+           fill=colour, cls="kk-status")  # fmt: skip
+    normal, first = _bonus_line(view, names, own, tr)
+    s.text(MARGIN + 6, 88, normal, font_size=fmt(fit_size(normal, 16, room, 11)), fill=MUTED, cls="kk-bonuses")
+    s.text(MARGIN + 6, 108, first, font_size=fmt(fit_size(first, 16, room, 11)), fill=MUTED, cls="kk-first")
     die = view.get("die")
     if view["phase"] != "over":
         choice = view.get("choice")
@@ -378,16 +450,20 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         size = 44.0 if changed else 62.0
         dx = WIDTH - MARGIN - 8 - size - (size + 36 if changed else 0)
         with s.group(cls="kk-die", data_value=str(die) if die else None):
-            s.tooltip(f"The die of the round shows {die}" if die else "The die is about to be rolled")
+            if die:
+                s.tooltip(tr.gettext("The die of the round shows {n}").format(n=die))
+            else:
+                s.tooltip(tr.gettext("The die is about to be rolled"))
             _die(s, dx, 8 if changed else 12, size, int(die) if die else None)
         if changed and choice:
             s.text(dx + size + 18, 40, "→", font_size="26", text_anchor="middle", fill=PENDING)
             with s.group(cls="kk-your-value", data_value=str(choice["value"])):
-                s.tooltip(f"With your help you use a {choice['value']}")
+                s.tooltip(tr.gettext("With your help you use a {n}").format(n=choice["value"]))
                 _die(s, dx + size + 36, 8, size, int(choice["value"]), fill="#f3e8fb")
 
     for p, x, py, w, unit in placed:
-        _panel(s, view, geo, p, x, py, w, unit, names, moves if p == own else None, corners, large=unit > SMALL_UNIT)
+        mine = moves if p == own else None
+        _panel(s, view, geo, p, x, py, w, unit, names, mine, corners, tr, own=p == own, large=unit > SMALL_UNIT)
 
     if moves.other:
         bx = MARGIN + 6
@@ -420,7 +496,9 @@ def _panel(
     names: list[str],
     moves: _Moves | None,
     corners: bool,
+    tr: Translator,
     *,
+    own: bool,
     large: bool,
 ) -> None:
     """One player's sheet: head, pyramid, helps and bonuses, last round."""
@@ -443,35 +521,45 @@ def _panel(
             stroke_width=3 if mine and choosing else 1.5,
         )
         # head: name, status, score
-        name = names[p] + (f" (player {p + 1})" if names[p] == "You" and int(view["players"]) > 1 else "")
-        if names[p] == "You" and int(view["players"]) == 1:
-            name = "Your sheet"
+        name = names[p]
+        if own:
+            if int(view["players"]) > 1:
+                name = tr.gettext("You (player {n})").format(n=p + 1)
+            else:
+                name = tr.gettext("Your sheet")
         tx = x + 14
         if mine and choosing:
             s.polygon([(x + 10, y + head / 2 - 7), (x + 20, y + head / 2 + 1), (x + 10, y + head / 2 + 9)], fill=TURN)
             tx = x + 26
         s.text(tx, y + head / 2 + hs * 0.35 + 2, name, font_size=str(hs), font_weight="bold", fill=INK)
         score = int(sheet["score"])
-        words = f"{_pts(score)}"
-        detail = f"{sheet['marked_count']} marked + {sheet['bonus_points']} bonus"
+        words = _pts(score, tr)
+        detail = tr.gettext("{marked} marked + {bonus} bonus").format(
+            marked=sheet["marked_count"], bonus=sheet["bonus_points"]
+        )
         if phase == "over" and view.get("ranks"):
             rank = int(view["ranks"][p])
-            words = f"{_ordinal(rank)} · {words}" if int(view["players"]) > 1 else words
+            if int(view["players"]) > 1:
+                words = tr.gettext("{rank} · {points}").format(rank=_ordinal(rank, tr), points=words)
         with s.group(cls="kk-score", data_score=str(score)):
-            s.tooltip(f"{names[p]}: {score} points — {sheet['marked_count']} marked blocks, "
-                      f"{sheet['bonus_points']} bonus points")  # fmt: skip
+            s.tooltip(
+                tr.gettext("{name}: {score} points — {marked} marked blocks, {bonus} bonus points").format(
+                    name=names[p], score=score, marked=sheet["marked_count"], bonus=sheet["bonus_points"]
+                )
+            )
             s.text(x + w - 12, y + head / 2 + hs * 0.35 + 2, words, font_size=str(hs), font_weight="bold",
                    text_anchor="end", fill=INK)  # fmt: skip
             if large:
                 s.text(x + w - 12 - hs * 0.62 * len(words) - 14, y + head / 2 + 7, detail, font_size="15",
                        text_anchor="end", fill=MUTED)  # fmt: skip
         if phase == "choose":
-            label, colour = ("ready ✓", READY) if not choosing else ("choosing…", TURN)
+            label, colour = (tr.gettext("ready ✓"), READY) if not choosing else (tr.gettext("choosing…"), TURN)
             cx = tx + 0.6 * hs * len(name) + 14
             with s.group(cls="kk-state", data_state="ready" if not choosing else "choosing"):
-                s.tooltip(
-                    f"{names[p]}: " + ("choice made (hidden until all are in)" if not choosing else "still choosing")
-                )
+                if choosing:
+                    s.tooltip(tr.gettext("{name}: still choosing").format(name=names[p]))
+                else:
+                    s.tooltip(tr.gettext("{name}: choice made (hidden until all are in)").format(name=names[p]))
                 fs = 15 if large else 13
                 s.rect(cx, y + head / 2 - fs * 0.8, fs * 0.62 * len(label) + 12, fs * 1.5, rx=str(fs * 0.75),
                        fill="#fff", stroke=colour, stroke_width=1.5)  # fmt: skip
@@ -489,7 +577,7 @@ def _panel(
         choice = view.get("choice") if mine else None
         last_all = view.get("last_round")
         last = last_all[p] if last_all else None
-        _pyramid(s, view, geo, sheet, pt, unit, moves, choice, last, large=large)
+        _pyramid(s, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large)
 
         # helps, pass and value chips; bonuses
         if corners:
@@ -499,15 +587,15 @@ def _panel(
         else:  # a sheet without free upper corners: a strip under the grid, helps left, bonuses right
             hx, hy = x + 14, ground + 0.3 * unit
             bx, by = x + w - 14 - 3 * unit, ground + 0.3 * unit
-        _helps(s, view, sheet, hx, hy, unit, moves, choice)
-        _bonuses(s, view, geo, sheet, p, bx, by, unit, names)
+        _helps(s, view, sheet, hx, hy, unit, moves, choice, tr)
+        _bonuses(s, view, geo, sheet, p, bx, by, unit, names, tr)
 
         # last round
         fy = y + h - (14 if large else 10)
-        words = _choice_words(last, geo)
+        words = _choice_words(last, geo, tr)
         if words:
-            s.text(x + 14, fy, f"Last round: {words}", font_size="15" if large else "13", fill=MUTED,
-                   cls="kk-last")  # fmt: skip
+            s.text(x + 14, fy, tr.gettext("Last round: {what}").format(what=words), font_size="15" if large else "13",
+                   fill=MUTED, cls="kk-last")  # fmt: skip
 
 
 def _pyramid(
@@ -520,6 +608,7 @@ def _pyramid(
     moves: _Moves | None,
     choice: Mapping[str, Any] | None,
     last: Mapping[str, Any] | None,
+    tr: Translator,
     *,
     large: bool,
 ) -> None:
@@ -540,7 +629,7 @@ def _pyramid(
         x1, y1 = pt(ax, top_row)
         x0, y0 = pt(ax, 0)
         with s.group(cls="kk-axis"):
-            s.tooltip("The vertical axis: its blocks are tinted; all five marked win the axis bonus")
+            s.tooltip(tr.gettext("The vertical axis: its blocks are tinted; all five marked win the axis bonus"))
             dash = f"{unit * 0.22:.1f} {unit * 0.08:.1f} {unit * 0.04:.1f} {unit * 0.08:.1f}"
             for ya, yb in ((y1 - 0.05 * unit, y1 - 0.22 * unit), (y0 + 0.05 * unit, y0 + 0.12 * unit)):
                 s.line(x1, ya, x1, yb, stroke=AXIS_MARK, stroke_width=max(1.5, unit * 0.04), stroke_dasharray=dash)
@@ -556,32 +645,37 @@ def _pyramid(
         value = values[b]
         words = [geo.name(b)]
         if blk.get("label"):
-            words.append(f"label {blk['label']}")
+            words.append(tr.gettext("label {letter}").format(letter=blk["label"]))
         if blk.get("axis"):
-            words.append("on the axis")
-        if value is not None:
-            words.append(f"shows {value}" + (" (printed)" if r == 0 else ""))
+            words.append(tr.gettext("on the axis"))
+        if value is not None and r == 0:
+            words.append(tr.gettext("shows {n} (printed)").format(n=value))
+        elif value is not None:
+            words.append(tr.gettext("shows {n}").format(n=value))
         else:
-            words.append("blank")
+            words.append(tr.gettext("blank"))
         if b in marked:
-            words.append("marked")
+            words.append(tr.gettext("marked"))
         attrs: dict[str, object] = {"cls": "kk-block", "data_block": str(b)}
         if move:
             attrs["data_key"] = f"block:{b}"
+        elif moves and moves.any():  # the viewer's own sheet while choosing: a click asks the engine why not
+            attrs["data_why"] = f"write b{b}" if value is None else f"mark b{b}"
         with s.group(**attrs):
             if move:
-                verb = "Write" if move[1] == "write" else "Mark"
                 sup = [values[x] for x in blk.get("supports") or []]
                 n = choice.get("value") if choice else view.get("die")
-                if move[1] == "write":
-                    what = f"write a {n} in {geo.name(b)}" + (
-                        f" (supports: {' + '.join(map(str, sup))})" if sup else ""
+                if move[1] == "write" and sup:
+                    tip = tr.gettext("Write: write a {n} in {block} (supports: {supports})").format(
+                        n=n, block=geo.name(b), supports=" + ".join(map(str, sup))
                     )
+                elif move[1] == "write":
+                    tip = tr.gettext("Write: write a {n} in {block}").format(n=n, block=geo.name(b))
                 else:
-                    what = f"mark (cross) the {value} in {geo.name(b)}"
-                s.tooltip(f"{verb}: {what}")
+                    tip = tr.gettext("Mark: mark (cross) the {n} in {block}").format(n=value, block=geo.name(b))
+                s.tooltip(tip)
             else:
-                s.tooltip(", ".join(words))
+                s.tooltip(tr.gettext(", ").join(words))
             s.rect(x0, y0, bw, bh, fill=AXIS_TINT if blk.get("axis") else STONE, stroke="none")
             if b == last_block:
                 s.rect(x0 + 0.06 * unit, y0 + 0.06 * unit, bw - 0.12 * unit, bh - 0.12 * unit, fill=HIGHLIGHT,
@@ -616,7 +710,7 @@ def _pyramid(
                 ls = unit * 0.22
                 s.circle(x0 + ls * 0.85, y0 + ls * 0.85, ls * 0.68, fill="#fff", stroke=INK, stroke_width=1)
                 s.text(x0 + ls * 0.85, y0 + ls * 1.2, blk["label"], font_size=f"{ls:.0f}", text_anchor="middle",
-                       font_weight="bold", fill=INK, cls="kk-label")  # fmt: skip
+                       font_weight="bold", fill=INK, cls="kk-label zg-glyph")  # fmt: skip
 
     # the segments: dotted, then highlighted (last round), drawn, pending, then the clickable ones
     thick = max(2.2, unit * 0.075)
@@ -650,7 +744,10 @@ def _pyramid(
             mx, my = (a + c) / 2, (b_ + d) / 2
             hx, hy = (d - b_) / 2, (a - c) / 2  # half the segment, turned a quarter
             with s.group(data_key=f"seg:{k}", cls="kk-seg"):
-                s.tooltip(f"Draw s{k}" + (f" (a trail of {n})" if n else ""))
+                if n:
+                    s.tooltip(tr.gettext("Draw s{k} (a trail of {n})").format(k=k, n=n))
+                else:
+                    s.tooltip(tr.gettext("Draw s{k}").format(k=k))
                 s.polygon([(a, b_), (mx + hx, my + hy), (c, d), (mx - hx, my - hy)], fill="#000",
                           fill_opacity="0", stroke="none")  # fmt: skip
                 s.line(a, b_, c, d, stroke=DOTS, stroke_width=f"{dot:.1f}", stroke_linecap="round",
@@ -666,6 +763,7 @@ def _helps(
     unit: float,
     moves: _Moves | None,
     choice: Mapping[str, Any] | None,
+    tr: Translator,
 ) -> None:
     """The three one-use helps and the permanent ±1 from (x, y), with pass and the value chips below."""
     used = set(sheet["helps_used"])
@@ -674,7 +772,8 @@ def _helps(
     size = 0.62 * unit
     step = 0.72 * unit
     iy = y + 0.14 * unit
-    icons = [(name, sym, words) for name, sym, words in _HELPS] + [("permanent", "±1", "permanent ±1")]
+    icons = [(name, sym, tr.gettext(words)) for name, sym, words in _HELPS]
+    icons.append(("permanent", "±1", tr.gettext("permanent ±1")))
     for i, (name, sym, words) in enumerate(icons):
         ix = x + i * step
         key = None
@@ -696,26 +795,37 @@ def _helps(
             fill, edge, ink = ("#fff", INK, INK)
         if now:
             fill, edge = "#f3e8fb", PENDING
-        if is_perm:
-            tip = "Permanent ±1 (base bonus): " + ("yours, every round" if perm else "not won yet")
+        if is_perm and perm:
+            tip = tr.gettext("Permanent ±1 (base bonus): yours, every round")
+        elif is_perm:
+            tip = tr.gettext("Permanent ±1 (base bonus): not won yet")
+        elif is_used:
+            tip = tr.gettext("Help {name}: used").format(name=words)
+        elif now:
+            tip = tr.gettext("Help {name}: taken this round").format(name=words)
         else:
-            tip = f"Help {words}: " + ("used" if is_used else "taken this round" if now else "unused (once per game)")
+            tip = tr.gettext("Help {name}: unused (once per game)").format(name=words)
         if key == "help:plus":
-            tip = f"Use {'the permanent' if perm else 'the'} ±1, then pick the new value"
+            if perm:
+                tip = tr.gettext("Use the permanent ±1, then pick the new value")
+            else:
+                tip = tr.gettext("Use the ±1, then pick the new value")
         elif key == "help:super":
-            tip = "Use super-six on the 6, then pick the new value (1 to 5)"
+            tip = tr.gettext("Use super-six on the 6, then pick the new value (1 to 5)")
         elif key == "help:same":
-            tip = "Use same value: write the number equal to a block's support (or sum)"
+            tip = tr.gettext("Use same value: write the number equal to a block's support (or sum)")
         with s.group(data_key=key, cls="kk-help", data_help=name, data_used="yes" if is_used else None):
             s.tooltip(tip)
             s.rect(ix, iy, size, size, rx=f"{size * 0.2:.1f}", fill=fill, stroke=edge,
                    stroke_width=2.5 if now else 1.5, cls="zg-frame" if key else None)  # fmt: skip
             fs = size * (0.42 if len(sym) > 1 else 0.6)
-            s.text(ix + size / 2, iy + size / 2 + fs * 0.36, sym, font_size=f"{fs:.0f}", text_anchor="middle",
-                   font_weight="bold", fill=ink)  # fmt: skip
+            # the permanent ±1 sits low in its box, its ∞ above it: neither covers the other
+            cy = iy + size * (0.64 if is_perm else 0.5)
+            s.text(ix + size / 2, cy + fs * 0.36, sym, font_size=f"{fs:.0f}", text_anchor="middle",
+                   font_weight="bold", fill=ink, cls="zg-glyph")  # fmt: skip
             if is_perm:
-                s.text(ix + size * 0.82, iy + size * 0.3, "∞", font_size=f"{size * 0.3:.0f}", text_anchor="middle",
-                       fill=ink)  # fmt: skip
+                s.text(ix + size / 2, iy + size * 0.3, "∞", font_size=f"{size * 0.28:.0f}", text_anchor="middle",
+                       fill=ink, cls="zg-glyph")  # fmt: skip
             if is_used and not is_perm:
                 s.line(ix + 3, iy + size - 3, ix + size - 3, iy + 3, stroke=CROSS, stroke_width=max(1.5, unit * 0.05),
                        stroke_linecap="round")  # fmt: skip
@@ -727,7 +837,7 @@ def _helps(
     for i, v in enumerate(moves.values):
         cx = x + i * 0.58 * unit
         with s.group(data_key=f"value:{v}", cls="zg-ghost kk-value-chip"):
-            s.tooltip(f"Use a {v} this round")
+            s.tooltip(tr.gettext("Use a {n} this round").format(n=v))
             s.rect(cx, cy, chip, chip, rx=f"{chip * 0.18:.1f}", fill="#f3e8fb", stroke=PENDING, stroke_width=1.5,
                    cls="zg-frame")  # fmt: skip
             for dx, dy in _PIPS.get(v, ()):
@@ -735,11 +845,11 @@ def _helps(
     if moves.pass_ is not None:
         px, py = x, iy + 2 * unit
         with s.group(data_key="pass", cls="kk-pass"):
-            s.tooltip("Pass: nothing can be drawn, written or marked with this number")
+            s.tooltip(tr.gettext("Pass: nothing can be drawn, written or marked with this number"))
             s.rect(px, py, 1.6 * unit, 0.62 * unit, rx=f"{unit * 0.12:.1f}", fill="#fff", stroke=INK,
                    stroke_width=1.5, cls="zg-frame")  # fmt: skip
-            s.text(px + 0.8 * unit, py + 0.43 * unit, "Pass", font_size=f"{unit * 0.32:.0f}", text_anchor="middle",
-                   font_weight="bold", fill=INK)  # fmt: skip
+            s.text(px + 0.8 * unit, py + 0.43 * unit, tr.gettext("Pass"), font_size=f"{unit * 0.32:.0f}",
+                   text_anchor="middle", font_weight="bold", fill=INK)  # fmt: skip
 
 
 def _bonuses(
@@ -752,6 +862,7 @@ def _bonuses(
     y: float,
     unit: float,
     names: list[str],
+    tr: Translator,
 ) -> None:
     """The five bonus badges of player ``p`` from (x, y): three normal ones, then the two first-to-claim."""
     mine = set(sheet["bonuses"])
@@ -772,7 +883,8 @@ def _bonuses(
         "A-C": f"+{abs(val('C') - val('A'))}",
         "B-D": f"+{abs(val('D') - val('B'))}",
     }
-    open_words = {"base": "±1", "axis": "3", "full": "max", "A-C": "|C−A|", "B-D": "|D−B|"}
+    # TRANSLATORS: on the "full" bonus badge: it is worth the highest value among the external blocks
+    open_words = {"base": "±1", "axis": "3", "full": tr.gettext("max"), "A-C": "|C−A|", "B-D": "|D−B|"}
     layout = [("base", 0, 0, 1), ("axis", 1, 0, 1), ("full", 2, 0, 1), ("A-C", 0, 1, 1.5), ("B-D", 1.5, 1, 1.5)]
     for name, col, row, span in layout:
         bx = x + col * unit + 0.05 * unit
@@ -785,20 +897,28 @@ def _bonuses(
         if got:
             fill, edge, ink, value = GOLD_PALE, "#8a6d1f", INK, points[name]
         elif closed:
-            fill, edge, ink, value = "#e6e1d8", "#b7a88c", "#9c8f7a", ", ".join(f"P{q + 1}" for q in others)
+            fill, edge, ink = "#e6e1d8", "#b7a88c", "#9c8f7a"
+            # TRANSLATORS: a player as the board names them, short (P for player)
+            value = tr.gettext(", ").join(tr.gettext("P{n}").format(n=q + 1) for q in others)
         else:
             fill, edge, ink, value = "#fff", "#b7a88c", MUTED, open_words[name]
         state = "claimed" if got else "closed" if closed else "open"
-        tip = _BONUS_WORDS[name] + " — " + (
-            f"claimed ({points[name]})" if got else
-            "closed: " + ", ".join(names[q] for q in others) + " got it first" if closed else
-            "open" + (" (also claimed by " + ", ".join(names[q] for q in others) + ")" if others else "")
-        )  # fmt: skip
+        who = tr.gettext(", ").join(names[q] for q in others)
+        if got:
+            state_words = tr.gettext("claimed ({points})").format(points=points[name])
+        elif closed:
+            state_words = tr.gettext("closed: {names} got it first").format(names=who)
+        elif others:
+            state_words = tr.gettext("open (also claimed by {names})").format(names=who)
+        else:
+            state_words = tr.gettext("open")
+        tip = tr.gettext("{bonus} — {state}").format(bonus=tr.gettext(_BONUS_WORDS[name]), state=state_words)
         with s.group(cls="kk-bonus", data_bonus=name, data_state=state):
             s.tooltip(tip)
             s.rect(bx, by, bw, bh, rx=f"{unit * 0.1:.1f}", fill=fill, stroke=edge, stroke_width=2 if got else 1,
                    stroke_dasharray=None if got or closed else f"{unit * 0.06:.1f} {unit * 0.05:.1f}")  # fmt: skip
-            s.text(bx + bw / 2, by + bh * 0.4, name.replace("-", "–"), font_size=f"{unit * 0.24:.0f}",
+            badge = tr.gettext(_BONUS_NAMES[name]) if name in _BONUS_NAMES else name.replace("-", "–")
+            s.text(bx + bw / 2, by + bh * 0.4, badge, font_size=f"{unit * 0.24:.0f}",
                    text_anchor="middle", font_weight="bold", fill=ink)  # fmt: skip
             s.text(bx + bw / 2, by + bh * 0.84, value, font_size=f"{unit * 0.25:.0f}", text_anchor="middle",
                    fill=ink, font_weight="bold" if got else None)  # fmt: skip

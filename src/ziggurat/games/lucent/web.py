@@ -29,7 +29,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ziggurat.core.svg import Board, Svg
+from ziggurat.core.i18n import ENGLISH, N_, Translator
+from ziggurat.core.svg import Board, Svg, fit_size
 
 __all__ = ["board"]
 
@@ -70,7 +71,15 @@ _CUTS: dict[str, list[tuple[float, float]]] = {
     "geomancer": [(a * 45 + 22.5, 1.0) for a in range(8)],  # octagon
 }
 _SPARE_CUTS = (_CUTS["green"], _CUTS["red"], _CUTS["blue"], _CUTS["purple"])
-_NAMES = {"wildcard": "Wildcard", "geomancer": "Geomancer"}
+_NAMES = {
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "purple": N_("purple"),
+    "wildcard": N_("Wildcard"),
+    "geomancer": N_("Geomancer"),
+}
 
 
 def _colour(kind: str, kinds: Sequence[str]) -> str:
@@ -85,11 +94,11 @@ def _cut(kind: str, kinds: Sequence[str]) -> list[tuple[float, float]]:
     return _SPARE_CUTS[(kinds.index(kind) if kind in kinds else len(kind)) % len(_SPARE_CUTS)]
 
 
-def _name(kind: str) -> str:
-    return _NAMES.get(kind, kind)
+def _name(kind: str, tr: Translator) -> str:
+    return tr.gettext(_NAMES[kind]) if kind in _NAMES else kind
 
 
-def _gem(s: Svg, kind: str, kinds: Sequence[str], cx: float, cy: float, r: float) -> None:
+def _gem(s: Svg, kind: str, kinds: Sequence[str], cx: float, cy: float, r: float, tr: Translator = ENGLISH) -> None:
     """A cut gem of ``kind`` centred on (cx, cy), radius about ``r``."""
     corners = [
         (cx + r * k * math.cos(math.radians(a)), cy + r * k * math.sin(math.radians(a))) for a, k in _cut(kind, kinds)
@@ -107,10 +116,20 @@ def _gem(s: Svg, kind: str, kinds: Sequence[str], cx: float, cy: float, r: float
     facet = [(cx + 0.5 * (x - cx), cy - r * 0.12 + 0.5 * (y - cy)) for x, y in corners]
     s.polygon(facet, fill="#ffffff", fill_opacity="0.35" if not wild else "0")
     if kind == "geomancer":
-        s.text(cx, cy + r * 0.35, "G", font_size=f"{r:.0f}", font_weight="bold", text_anchor="middle", fill="#fff")
+        # TRANSLATORS: the letter on a Geomancer gem (the first of its name)
+        letter = tr.pgettext("gem letter", "G")
+        s.text(cx, cy + r * 0.35, letter, font_size=f"{r:.0f}", font_weight="bold", text_anchor="middle", fill="#fff")
     elif wild:
+        # TRANSLATORS: the letter on a Wildcard gem (the first of its name)
+        letter = tr.pgettext("gem letter", "W")
         s.text(
-            cx, cy + r * 0.32, "W", font_size=f"{r * 0.8:.0f}", font_weight="bold", text_anchor="middle", fill="#b8860b"
+            cx,
+            cy + r * 0.32,
+            letter,
+            font_size=f"{r * 0.8:.0f}",
+            font_weight="bold",
+            text_anchor="middle",
+            fill="#b8860b",
         )
 
 
@@ -119,8 +138,10 @@ def _place(row: int, pos: int) -> tuple[float, float]:
     return X0 + (pos - 1) * CW + row * CW / 2, BASE_Y - row * RH
 
 
-def _where(row: int, pos: int) -> str:
-    return f"base {pos}" if row == 0 else f"row {row} slot {pos}"
+def _where(row: int, pos: int, tr: Translator) -> str:
+    if row == 0:
+        return tr.gettext("base {pos}").format(pos=pos)
+    return tr.gettext("row {row} slot {pos}").format(row=row, pos=pos)
 
 
 def _slot_key(text: str) -> str | None:
@@ -151,49 +172,82 @@ def _parse(legal: Sequence[tuple[int, str]]) -> tuple[dict[int, tuple[str, str]]
     return plays, other
 
 
-def _names(view: Mapping[str, Any], player: int | None) -> list[str]:
-    return ["You" if p == player else f"Player {p + 1}" for p in range(view["players"])]
+def _names(view: Mapping[str, Any], player: int | None, tr: Translator) -> list[str]:
+    return [
+        tr.gettext("You") if p == player else tr.gettext("Player {n}").format(n=p + 1) for p in range(view["players"])
+    ]
 
 
-def _player_words(view: Mapping[str, Any], p: int, name: str) -> str:
-    words = [f"{name}: {view['hand_sizes'][p]} cards in hand"]
+def _player_words(view: Mapping[str, Any], p: int, name: str, tr: Translator) -> str:
+    held = view["hand_sizes"][p]
+    words = [tr.ngettext("{name}: {n} card in hand", "{name}: {n} cards in hand", held).format(name=name, n=held)]
     if view["out"][p]:
-        words.append("out (hand down)")
+        words.append(tr.gettext("out (hand down)"))
     last = view["last_played"][p] if view.get("last_played") else None
     if last is not None:
-        words.append(f"last played {_name(last)}")
+        words.append(tr.gettext("last played {gem}").format(gem=_name(last, tr)))
     if view.get("last_placer") == p:
-        words.append("placed last")
+        words.append(tr.gettext("placed last"))
+    if "scores" in view and view.get("variants", {}).get("points"):
+        score = view["scores"][p]
+        words.append(tr.ngettext("{n} point", "{n} points", int(score)).format(n=f"{score:g}"))
+    elif "scores" in view and view.get("ranks", [0] * (p + 1))[p] == 1:
+        words.append(tr.gettext("wins"))
+    return tr.gettext(", ").join(words)
+
+
+def _row_end(view: Mapping[str, Any], p: int, n: int, tr: Translator) -> tuple[str, str, str | None]:
+    """What ends a player's row: (text, colour, class), or no text (the last gem they played is drawn then)."""
     if "scores" in view:
-        words.append(f"{view['scores'][p]:g} points")
-    return ", ".join(words)
+        win = view.get("ranks", [0] * n)[p] == 1
+        if view.get("variants", {}).get("points"):
+            points = view["scores"][p]
+            label = tr.ngettext("{n} pt", "{n} pts", int(points)).format(n=f"{points:g}")
+            return label, "#1f7a5a" if win else MUTED, "lu-score"
+        # without the points variant the game has a winner, not a score
+        return (tr.gettext("wins"), "#1f7a5a", "lu-score") if win else ("", MUTED, None)
+    if view["out"][p]:
+        return tr.gettext("out"), "#b3261e", None
+    if view["hand_sizes"][p] == 0 and view["phase"] == "play":
+        return tr.gettext("done"), "#2e9d5b", None
+    return "", MUTED, None
 
 
-def _status(view: Mapping[str, Any], player: int | None) -> str:
-    names = _names(view, player)
+def _status(view: Mapping[str, Any], player: int | None, tr: Translator, asked: bool) -> str:
+    names = _names(view, player, tr)
     if view["phase"] in ("remove", "deal"):
-        return f"Dealing: {view['deck']} cards still to deal"
+        return tr.gettext("Dealing: {n} cards still to deal").format(n=view["deck"])
     if view["phase"] == "over":
         ranks = view.get("ranks", [])
-        winners = [names[p] for p in range(view["players"]) if ranks and ranks[p] == 1]
+        winners = [p for p in range(view["players"]) if ranks and ranks[p] == 1]
         last = view.get("last_placer")
         if len(winners) == 1:
-            verb = "win" if winners == ["You"] else "wins"
-            how = " (placed last)" if last is not None and names[last] == winners[0] else ""
-            return f"Game over: {winners[0]} {verb}{how}"
-        return f"Game over: {' and '.join(winners)} share the win"
+            (winner,) = winners
+            if winner == player:
+                if last == winner:
+                    return tr.gettext("Game over: you win (placed last)")
+                return tr.gettext("Game over: you win")
+            if last == winner:
+                return tr.gettext("Game over: {name} wins (placed last)").format(name=names[winner])
+            return tr.gettext("Game over: {name} wins").format(name=names[winner])
+        together = tr.gettext(" and ").join(names[p] for p in winners)
+        return tr.gettext("Game over: {names} share the win").format(names=together)
     mover = view.get("to_move")
     if mover is None:
         return ""
-    if mover == player:
+    if mover == player and asked:
         if view.get("focus") is None:
-            return "Your turn: pick a gem, then the Focus place"
-        return "Your turn: pick a gem, then a place for it"
-    return f"{names[mover]} to move"
+            return tr.gettext("Your turn: pick a gem, then the Focus place")
+        return tr.gettext("Your turn: pick a gem, then a place for it")
+    if mover == player:
+        return tr.gettext("Your seat is to move")
+    return tr.gettext("{name} to move").format(name=names[mover])
 
 
-def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]) -> Board:
-    """Draw the Lucent table as ``player`` sees it; click paths for ``legal``.
+def board(
+    view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator = ENGLISH
+) -> Board:
+    """Draw the Lucent table as ``player`` sees it, its texts in the language of ``tr``; click paths for ``legal``.
 
     >>> from ziggurat.core import Match, make_game
     >>> m = Match(make_game("lucent", 3), seed=1)
@@ -211,7 +265,7 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     for kind, key in plays.values():
         targets.setdefault(key, []).append(kind)
     hand = view.get("hand")
-    names = _names(view, player)
+    names = _names(view, player, tr)
     n = int(view["players"])
     mover = view.get("to_move")
     variants = view.get("variants", {})
@@ -222,9 +276,10 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     hand_h = 136.0 if hand is not None else 0.0
     buttons_h = 50.0 if other else 0.0
     total = hand_y + hand_h + buttons_h + 10
-    s = Svg(WIDTH, total, title="Lucent: the pyramid of gems")
+    s = Svg(WIDTH, total, title=tr.gettext("Lucent: the pyramid of gems"))
     s.rect(0, 0, WIDTH, total, fill="#f6f1e7")
-    s.text(16, 32, _status(view, player), font_size="22", font_weight="bold", fill=INK)
+    status = _status(view, player, tr, bool(legal))
+    s.text(16, 32, status, font_size=fit_size(status, 22, WIDTH - 32, 14, bold=True), font_weight="bold", fill=INK)
 
     # --- the pyramid: a triangle of 45 places on a dark cloth
     cloth = [
@@ -243,9 +298,14 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
             if placed is not None:
                 focus = row == 0 and pos == 5
                 with s.group(cls="lu-gem", data_slot=f"{row}:{pos}", data_kind=placed):
-                    s.tooltip(f"{_name(placed)} at " + ("base 5, the Focus Gem" if focus else _where(row, pos)))
+                    if focus:
+                        s.tooltip(tr.gettext("{gem} at base 5, the Focus Gem").format(gem=_name(placed, tr)))
+                    else:
+                        s.tooltip(
+                            tr.gettext("{gem} at {place}").format(gem=_name(placed, tr), place=_where(row, pos, tr))
+                        )
                     s.rect(x + 2, y + 1, CW - 4, CH - 2, rx="6", fill="#fffaf0", stroke="#9c8a6e", stroke_width=1)
-                    _gem(s, placed, kinds, x + CW / 2, y + CH / 2, CH * 0.36)
+                    _gem(s, placed, kinds, x + CW / 2, y + CH / 2, CH * 0.36, tr)
                     if focus:
                         s.rect(x + 4, y + 3, CW - 8, CH - 6, rx="5", fill="none", stroke=FOCUS, stroke_width=2.5)
                         s.text(x + CW - 10, y + 15, "★", font_size="13", text_anchor="middle", fill=FOCUS)
@@ -268,22 +328,23 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
                 continue
             key = "focus" if slot.get("slot") == "focus" else f"slot:{row}:{pos}"
             allowed = [k for k in slot["kinds"] if k in in_game]
-            where = "the Focus place (base 5)" if key == "focus" else str(slot["slot"])
+            where = tr.gettext("the Focus place (base 5)") if key == "focus" else _where(row, pos, tr)
             if key in targets:
                 with s.group(data_key=key, cls="lu-open"):
-                    mine = ", ".join(_name(k) for k in targets[key])
-                    s.tooltip(f"Play here at {where}: your {mine}")
-                    _open_slot(s, x, y, allowed, colours, kinds, key == "focus", frame=True)
+                    mine = tr.gettext(", ").join(_name(k, tr) for k in targets[key])
+                    s.tooltip(tr.gettext("Play here at {place}: your {gems}").format(place=where, gems=mine))
+                    _open_slot(s, x, y, allowed, colours, kinds, key == "focus", tr, frame=True)
             else:
                 with s.group(cls="lu-open", data_slot=f"{row}:{pos}"):
-                    s.tooltip(
-                        f"Open: {where}, for "
-                        + ("any gem" if set(colours) <= set(allowed) else ", ".join(_name(k) for k in allowed))
-                    )
-                    _open_slot(s, x, y, allowed, colours, kinds, key == "focus", frame=False)
+                    if set(colours) <= set(allowed):
+                        s.tooltip(tr.gettext("Open: {place}, for any gem").format(place=where))
+                    else:
+                        fits = tr.gettext(", ").join(_name(k, tr) for k in allowed)
+                        s.tooltip(tr.gettext("Open: {place}, for {gems}").format(place=where, gems=fits))
+                    _open_slot(s, x, y, allowed, colours, kinds, key == "focus", tr, frame=False)
     for pos in range(1, 10):
         x, _ = _place(0, pos)
-        label = "focus" if pos == 5 else str(pos)
+        label = tr.gettext("focus") if pos == 5 else str(pos)
         s.text(
             x + CW / 2,
             BASE_Y + CH + 20,
@@ -301,40 +362,44 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         mid = y + line / 2
         turn = mover == p and view["phase"] == "play"
         with s.group(cls="lu-player", data_player=str(p + 1)):
-            s.tooltip(_player_words(view, p, names[p]))
+            s.tooltip(_player_words(view, p, names[p], tr))
             if turn:
                 s.rect(6, y + 2, 184, line - 4, rx="6", fill="#fff4d6", stroke=TURN, stroke_width=2, cls="lu-turn")
                 s.polygon([(11, mid - 6), (20, mid), (11, mid + 6)], fill=TURN)
-            s.text(24, mid + 6, names[p], font_size="16", font_weight="bold", fill=INK)
+            s.text(24, mid + 6, names[p], font_size=fit_size(names[p], 16, 76, 12, bold=True), font_weight="bold",
+                   fill=INK)  # fmt: skip
             # hand size: a small card back and the count
             s.rect(104, mid - 10, 14, 19, rx="2", fill="#4a3b6b", stroke="#241a3a")
             s.text(121, mid + 6, str(view["hand_sizes"][p]), font_size="17", fill=INK, cls="lu-hand-size")
-            last = view["last_played"][p] if view.get("last_played") else None
-            if last is not None:
-                _gem(s, last, kinds, 153, mid, 7)
-            if "scores" in view:
-                points = view["scores"][p]
-                win = view.get("ranks", [0] * n)[p] == 1
-                s.text(186, mid + 6, f"{points:g} pt", font_size="16", font_weight="bold", text_anchor="end",
-                       fill="#1f7a5a" if win else MUTED, cls="lu-score")  # fmt: skip
-            elif view["out"][p]:
-                s.text(186, mid + 5, "out", font_size="15", fill="#b3261e", font_weight="bold", text_anchor="end")
-            elif view["hand_sizes"][p] == 0 and view["phase"] == "play":
-                s.text(186, mid + 5, "done", font_size="15", fill="#2e9d5b", font_weight="bold", text_anchor="end")
+            # one thing in the last place of the row (the rest is in the tooltip): the result at the end, else
+            # whether the player is out or done, else the gem they played last
+            label, colour, cls = _row_end(view, p, n, tr)
+            if label:
+                s.text(188, mid + 6, label, font_size=fit_size(label, 16, 46, 11, bold=True), font_weight="bold",
+                       text_anchor="end", fill=colour, cls=cls)  # fmt: skip
+            elif view.get("last_played") and view["last_played"][p] is not None:
+                _gem(s, view["last_played"][p], kinds, 160, mid, 8, tr)
 
     # --- the right corner: the deal, removed gems, who placed last, variants
     rx = WIDTH - 14
     info = []
     last = view.get("last_placer")
-    info.append(f"last to place: {names[last]}" if last is not None else "nobody has placed yet")
+    if last is not None:
+        info.append(tr.gettext("last to place: {name}").format(name=names[last]))
+    else:
+        info.append(tr.gettext("nobody has placed yet"))
     if view["phase"] in ("remove", "deal") or view["deck"]:
-        info.append(f"{view['deck']} cards to deal")
+        info.append(tr.ngettext("{n} card to deal", "{n} cards to deal", view["deck"]).format(n=view["deck"]))
     if view["removed"]:
-        info.append(f"{view['removed']} gems removed unseen")
+        removed = view["removed"]
+        info.append(tr.ngettext("{n} gem removed unseen", "{n} gems removed unseen", removed).format(n=removed))
     if view.get("aside"):
-        info.append(f"{view['aside']} card set aside unseen")
+        aside = view["aside"]
+        info.append(tr.ngettext("{n} card set aside unseen", "{n} cards set aside unseen", aside).format(n=aside))
     info += [
-        f"variant: {name}" for name in ("wildcards", "geomancers", "geomancer-focus", "points") if variants.get(name)
+        tr.gettext("variant: {name}").format(name=tr.pgettext("option", name))
+        for name in ("wildcards", "geomancers", "geomancer-focus", "points")
+        if variants.get(name)
     ]
     for i, text in enumerate(info):
         s.text(rx, TOP + 16 + i * 24, text, font_size="16", text_anchor="end", fill=MUTED if i else INK, cls="lu-info")
@@ -347,14 +412,14 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         s.text(
             20,
             y + 18,
-            f"Your hand: {count} card{'s' if count != 1 else ''}",
+            tr.ngettext("Your hand: {n} card", "Your hand: {n} cards", count).format(n=count),
             font_size="17",
             font_weight="bold",
             fill=INK,
         )
         held = [k for k in kinds if hand.get(k)]
         if not held:
-            s.text(20, y + 64, "no cards left", font_size="17", fill=MUTED)
+            s.text(20, y + 64, tr.gettext("no cards left"), font_size="17", fill=MUTED)
         tile = min(80.0, (WIDTH - 40) / max(len(held), 1) - 8)
         for i, kind in enumerate(held):
             tx = 20 + i * (tile + 8)
@@ -367,17 +432,21 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
                 data_kind=kind,
                 opacity="0.45" if stuck else None,
             ):
-                s.tooltip(
-                    f"{hand[kind]} × {_name(kind)}"
-                    + (": click, then a place for it" if playable else ": fits nowhere now" if stuck else "")
-                )
+                gem = _name(kind, tr)
+                if playable:
+                    tip = tr.gettext("{n} × {gem}: click, then a place for it")
+                elif stuck:
+                    tip = tr.gettext("{n} × {gem}: fits nowhere now")
+                else:
+                    tip = tr.gettext("{n} × {gem}")
+                s.tooltip(tip.format(n=hand[kind], gem=gem))
                 s.rect(tx, ty, tile, 90, rx="8", fill="#fffaf0", stroke="#9c8a6e", stroke_width=1.5, cls="zg-frame")
-                _gem(s, kind, kinds, tx + tile / 2, ty + 26, 18)
+                _gem(s, kind, kinds, tx + tile / 2, ty + 26, 18, tr)
                 s.text(
                     tx + tile / 2,
                     ty + 60,
-                    _name(kind),
-                    font_size=f"{min(13, (tile - 8) / (0.58 * len(_name(kind)))):.0f}",
+                    gem,
+                    font_size=f"{min(13, (tile - 8) / (0.58 * len(gem))):.0f}",
                     text_anchor="middle",
                     fill=MUTED,
                 )
@@ -411,6 +480,7 @@ def _open_slot(
     colours: Sequence[str],
     kinds: Sequence[str],
     focus: bool,
+    tr: Translator,
     *,
     frame: bool,
 ) -> None:
@@ -430,12 +500,19 @@ def _open_slot(
     fits = [k for k in allowed if k in colours]
     if focus:
         s.text(
-            x + CW / 2, y + CH / 2 + 5, "focus", font_size="14", text_anchor="middle", fill=FOCUS, font_weight="bold"
+            x + CW / 2,
+            y + CH / 2 + 5,
+            tr.gettext("focus"),
+            font_size="14",
+            text_anchor="middle",
+            fill=FOCUS,
+            font_weight="bold",
         )
     elif len(fits) == len(colours):
-        s.text(x + CW / 2, y + CH / 2 + 5, "any", font_size="14", text_anchor="middle", fill=MUTED)
+        # TRANSLATORS: an open place of the pyramid where a gem of any colour may go
+        s.text(x + CW / 2, y + CH / 2 + 5, tr.gettext("any"), font_size="14", text_anchor="middle", fill=MUTED)
     else:
         step = 17.0
         start = x + CW / 2 - step * (len(fits) - 1) / 2
         for i, kind in enumerate(fits):
-            _gem(s, kind, kinds, start + i * step, y + CH / 2, 7)
+            _gem(s, kind, kinds, start + i * step, y + CH / 2, 7, tr)

@@ -44,7 +44,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ziggurat.core.svg import Board, Svg, fmt
+from ziggurat.core.i18n import ENGLISH, N_, Translator
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width, wrap
 
 __all__ = ["board", "path_of"]
 
@@ -80,15 +81,16 @@ RES_COLOUR = {"maize": "#f2c12e", "skins": "#a0622d", "masks": "#2e8b6a"}
 # jungle positions 1..8 clockwise around the pyramid: (column, row) in the 3x3 grid
 GRID = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1))
 
+# what the player to move is doing, said of someone else and said to the viewer
 PHASE_TEXT = {
-    "reveal": "reveals a face-down tile",
-    "day": "places a worker",
-    "camp": "chooses a camp option",
-    "buy": "buys a market card",
-    "offer": "makes an offering",
-    "play": "plays a heritage card",
-    "favour": "chooses Pituk's favour",
-    "free": "removes a black cube",
+    "reveal": (N_("{name} reveals a face-down tile"), N_("You reveal a face-down tile")),
+    "day": (N_("{name} places a worker"), N_("You place a worker")),
+    "camp": (N_("{name} chooses a camp option"), N_("You choose a camp option")),
+    "buy": (N_("{name} buys a market card"), N_("You buy a market card")),
+    "offer": (N_("{name} makes an offering"), N_("You make an offering")),
+    "play": (N_("{name} plays a heritage card"), N_("You play a heritage card")),
+    "favour": (N_("{name} chooses Pituk's favour"), N_("You choose Pituk's favour")),
+    "free": (N_("{name} removes a black cube"), N_("You remove a black cube")),
 }
 
 _UNITS = {
@@ -192,6 +194,72 @@ def _items_w(cost: Sequence[Item], gain: Sequence[Item], size: float) -> float:
     return w
 
 
+def item_words(item: Item, tr: Translator) -> str:
+    """One item in words: ``(2, "maize")`` -> ``2 maize``."""
+    n, kind = item
+    if kind == "maize":
+        return tr.ngettext("{n} maize", "{n} maize", n).format(n=n)
+    if kind == "skins":
+        return tr.ngettext("{n} skin", "{n} skins", n).format(n=n)
+    if kind == "masks":
+        return tr.ngettext("{n} mask", "{n} masks", n).format(n=n)
+    if kind == "points":
+        return tr.ngettext("{n} point", "{n} points", n).format(n=n)
+    if kind == "market":
+        return tr.gettext("a market card")
+    if kind == "heritage":
+        return tr.gettext("a heritage card")
+    if kind == "free":
+        return tr.gettext("free a camp")
+    return f"{n} {kind}"
+
+
+def _pay(cost: Sequence[Item], gain: str, tr: Translator) -> str:
+    if not cost:
+        return gain
+    paid = tr.gettext(" + ").join(item_words(i, tr) for i in cost)
+    return tr.gettext("pay {cost}: {gain}").format(cost=paid, gain=gain)
+
+
+def effect_words(text: str, tr: Translator) -> str:
+    """An effect text of a space or camp option in the language of ``tr`` (as it is if its shape is unknown).
+
+    >>> effect_words("pay 3 maize: 2 masks", ENGLISH)
+    'pay 3 maize: 2 masks'
+    """
+    parsed = effect_items(text)
+    if parsed is None:
+        return text
+    cost, gain = parsed
+    body = tr.gettext(" + ").join(item_words(i, tr) for i in gain) or tr.gettext("nothing")
+    return _pay(cost, body, tr)
+
+
+def card_words(card: Mapping[str, Any], tr: Translator) -> str:
+    """A market or heritage card's effect in words, from its numbers (as ``content.Card.text``)."""
+    cost = [(int(card["cost"][r]), r) for r in RESOURCES if card["cost"].get(r)]
+    gain = [(int(card["gain"][r]), r) for r in (*RESOURCES, "points") if card["gain"].get(r)]
+    parts = [tr.gettext(" + ").join(item_words(i, tr) for i in gain)] if gain else []
+    if card.get("free_camp"):
+        parts.append(tr.gettext("free a camp"))
+    end = int(card.get("end_points", 0))
+    if end:
+        parts.append(tr.ngettext("{n} point at the end", "{n} points at the end", end).format(n=end))
+    return _pay(cost, tr.gettext(", ").join(parts) or tr.gettext("nothing"), tr)
+
+
+def offering_words(offering: Mapping[str, Any], tr: Translator) -> str:
+    """An offering's cost and points in words, from its numbers (as ``content.Offering.text``)."""
+    cost = [(int(offering["cost"][r]), r) for r in RESOURCES if offering["cost"].get(r)]
+    paid = tr.gettext(" + ").join(item_words(i, tr) for i in cost) or tr.gettext("nothing")
+    points = int(offering["points"])
+    gain = tr.ngettext("{n} point", "{n} points", points).format(n=points)
+    sacrifice = int(offering.get("sacrifice", 0))
+    if sacrifice:
+        return tr.gettext("pay {cost}, sacrifice {n}: {gain}").format(cost=paid, n=sacrifice, gain=gain)
+    return tr.gettext("pay {cost}: {gain}").format(cost=paid, gain=gain)
+
+
 # -------------------------------------------------------------------- icons
 def icon(s: Svg, kind: str, cx: float, cy: float, size: float) -> None:
     """A resource, point, card or token icon centred on (cx, cy)."""
@@ -259,7 +327,16 @@ def icon(s: Svg, kind: str, cx: float, cy: float, size: float) -> None:
     elif kind in ("market", "heritage"):
         fill, line, letter = ("#dbe8f6", "#2c5d8f", "M") if kind == "market" else ("#f3e0c8", "#8a5a2b", "H")
         s.rect(cx - h * 0.7, cy - h, h * 1.4, h * 2, rx=2, fill=fill, stroke=line, stroke_width=1.2)
-        s.text(cx, cy + h * 0.38, letter, font_size=fmt(h * 1.15), text_anchor="middle", font_weight="bold", fill=line)
+        s.text(
+            cx,
+            cy + h * 0.38,
+            letter,
+            font_size=fmt(h * 1.15),
+            text_anchor="middle",
+            font_weight="bold",
+            fill=line,
+            cls="zg-glyph",
+        )
     elif kind == "offering":
         s.rect(cx - h * 0.75, cy - h, h * 1.5, h * 2, rx=2, fill="#ffe9a8", stroke="#9b7a2f", stroke_width=1.2)
         icon(s, "points", cx, cy, size * 0.7)
@@ -373,9 +450,12 @@ def draw_effect(s: Svg, text: str, cx: float, cy: float, max_w: float, size: flo
 class _Ctx:
     """What every part of the drawing needs: the view, the viewer and the legal moves by key."""
 
-    def __init__(self, view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]):
+    def __init__(self, view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator):
         self.view = view
         self.player = player
+        self.tr = tr
+        self.asked = bool(legal)  # the viewer is asked to decide now (not while the table waits or a bot plays)
+        self.standing: Sequence[float | None] | None = None
         self.n = int(view["players"])
         self.paths: dict[int, tuple[str, ...]] = {}
         self.by_key: dict[str, str] = {}
@@ -388,11 +468,47 @@ class _Ctx:
     def tip(self, key: str, about: str) -> str:
         """A tooltip: the move a click makes (if any), then what the element is."""
         move = self.by_key.get(key)
-        return f"{move} — {about}" if move else about
+        return self.tr.gettext("{move} — {about}").format(move=move, about=about) if move else about
+
+    def why(self, key: str) -> str | None:
+        """The move a part of the board that is no move now would be (the page asks the engine why not)."""
+        if self.player is None or key in self.by_key:
+            return None
+        phase = self.view["phase"]
+        kind, _, rest = key.partition(":")
+        if kind == "basic":
+            tile, n = rest.split(":")
+            single = any(t["tile"] == tile and len(t["basics"]) == 1 for t in self.view["tiles"])
+            return f"place {tile} basic" if single else f"place {tile} basic {n}"
+        if kind == "camp":
+            return f"place {rest} camp"
+        if key in ("pyramid", "pituk", "start", "grow"):
+            return f"place {key}"
+        if kind == "opt":
+            tile, n = rest.split(":")
+            return f"{'free' if phase == 'free' else 'camp'} {tile} {n}"
+        if kind == "tile":
+            return f"{'reveal' if phase == 'reveal' else 'explore'} {rest}"
+        words = {"market": "buy", "offering": "offer", "hand": "heritage", "favour": "pituk"}
+        return f"{words[kind]} {rest}" if kind in words else None
+
+    def seat(self, p: int) -> str:
+        """A player named short: ``P2``."""
+        # TRANSLATORS: a player as the board names them, short (P for player)
+        return self.tr.gettext("P{n}").format(n=p + 1)
 
 
-def _name(p: int, view: Mapping[str, Any]) -> str:
-    return f"P{p + 1}" + (" (you)" if view.get("player") == p else "")
+def _name(p: int, ctx: _Ctx) -> str:
+    if ctx.view.get("player") == p:
+        return ctx.tr.gettext("{name} (you)").format(name=ctx.seat(p))
+    return ctx.seat(p)
+
+
+RESOURCE_NAMES = {"maize": N_("maize"), "skins": N_("skins"), "masks": N_("masks")}
+
+
+def _resource_name(resource: str, tr: Translator) -> str:
+    return tr.gettext(RESOURCE_NAMES[resource]) if resource in RESOURCE_NAMES else resource
 
 
 def _slots(s: Svg, workers: Sequence[int], capacity: int, x: float, cy: float, size: float = 15) -> None:
@@ -407,62 +523,76 @@ def _slots(s: Svg, workers: Sequence[int], capacity: int, x: float, cy: float, s
 
 def _status(ctx: _Ctx) -> str:
     view = ctx.view
+    tr = ctx.tr
     phase = view["phase"]
     to_move = view["to_move"]
     if phase == "over":
         ranks = view.get("ranks") or []
-        winners = [f"P{p + 1}" for p, r in enumerate(ranks) if r == 1]
-        return "Game over — " + (" and ".join(winners) + (" win" if len(winners) > 1 else " wins")) if winners else ""
+        winners = [ctx.seat(p) for p, r in enumerate(ranks) if r == 1]
+        if len(winners) > 1:
+            return tr.gettext("Game over — {names} win").format(names=tr.gettext(" and ").join(winners))
+        return tr.gettext("Game over — {name} wins").format(name=winners[0]) if winners else ""
     if phase == "heritage":
         waiting = to_move if isinstance(to_move, list) else []
-        names = ", ".join(f"P{p + 1}" for p in waiting)
-        if ctx.player in waiting:
-            return "Play a heritage card from your hand"
-        return "All play a heritage card" + (f" · waiting: {names}" if names else "")
+        if ctx.player in waiting and ctx.asked:
+            return tr.gettext("Play a heritage card from your hand")
+        if waiting:
+            names = tr.gettext(", ").join(ctx.seat(p) for p in waiting)
+            return tr.gettext("All play a heritage card · waiting: {names}").format(names=names)
+        return tr.gettext("All play a heritage card")
     if phase == "dawn" or to_move is None:
-        return "Night: workers come home, tiles are revealed, cards refilled"
-    who = "You" if to_move == ctx.player else f"P{to_move + 1}"
-    what = PHASE_TEXT.get(phase, phase)
-    if who == "You":
-        what = what.replace("places", "place").replace("chooses", "choose").replace("reveals", "reveal")
-        what = what.replace("buys", "buy").replace("makes", "make").replace("plays", "play")
-        what = what.replace("removes", "remove")
+        return tr.gettext("Night: workers come home, tiles are revealed, cards refilled")
+    mine = to_move == ctx.player and ctx.asked
     if phase == "camp" and view.get("camp_in_use"):
         tile_names = {t["tile"]: t["name"] for t in view["tiles"] if t["tile"]}
-        what += f" at {tile_names.get(view['camp_in_use'], view['camp_in_use'])}"
-    return f"{who} {what}"
+        where = tile_names.get(view["camp_in_use"], view["camp_in_use"])
+        if mine:
+            return tr.gettext("You choose a camp option at {tile}").format(tile=where)
+        return tr.gettext("{name} chooses a camp option at {tile}").format(name=ctx.seat(to_move), tile=where)
+    if phase not in PHASE_TEXT:
+        return ctx.seat(to_move)
+    theirs, yours = PHASE_TEXT[phase]
+    return tr.gettext(yours) if mine else tr.gettext(theirs).format(name=ctx.seat(to_move))
 
 
 def _header(s: Svg, ctx: _Ctx) -> None:
     view = ctx.view
+    tr = ctx.tr
     phase = view["phase"]
     rnd = int(view["round"])
     if phase in ("heritage", "reveal") or rnd == 0:
-        when = "Setup"
+        when = tr.gettext("Setup")
     elif phase == "dawn":
-        when = f"Round {rnd} · Night"
+        when = tr.gettext("Round {n} · Night").format(n=rnd)
     elif phase == "over":
-        when = f"Round {rnd} · end"
+        when = tr.gettext("Round {n} · end").format(n=rnd)
     elif view.get("end_triggered"):
-        when = f"Round {rnd} · last Day"
+        when = tr.gettext("Round {n} · last Day").format(n=rnd)
     else:
-        when = f"Round {rnd} · Day"
+        when = tr.gettext("Round {n} · Day").format(n=rnd)
     s.rect(0, 0, W, 38, fill="#2b2118")
     s.text(MARGIN, 25, when, font_size=17, font_weight="bold", fill="#f6e7c1")
     to_move = view["to_move"]
-    mine = to_move == ctx.player or (isinstance(to_move, list) and ctx.player in to_move)
+    mine = ctx.asked and (to_move == ctx.player or (isinstance(to_move, list) and ctx.player in to_move))
     if isinstance(to_move, int) and phase != "dawn":
         meeple(s, 176, 19, 20, PLAYER_COLOURS[to_move % 4])
     elif mine and ctx.player is not None:
         meeple(s, 176, 19, 20, PLAYER_COLOURS[ctx.player % 4])
+    status = _status(ctx)
+    room = (W - 86 if "pass" in ctx.by_key else W - 8) - 190
     s.text(
-        190, 25, _status(ctx), font_size=15, fill="#ffd36b" if mine else "#f6f1e7", font_weight="bold" if mine else None
+        190,
+        25,
+        status,
+        font_size=fmt(fit_size(status, 15, room, 11, bold=mine)),
+        fill="#ffd36b" if mine else "#f6f1e7",
+        font_weight="bold" if mine else None,
     )
     if "pass" in ctx.by_key:
         with s.group(data_key="pass", cls="zg-button"):
-            s.tooltip("pass — no space is open to you")
+            s.tooltip(tr.gettext("pass — no space is open to you"))
             s.rect(W - 78, 6, 70, 26, rx=6, fill="#fff", stroke=SPACE_LINE, cls="zg-frame")
-            s.text(W - 43, 24, "pass", font_size=15, text_anchor="middle", fill=INK, font_weight="bold")
+            s.text(W - 43, 24, tr.gettext("pass"), font_size=15, text_anchor="middle", fill=INK, font_weight="bold")
 
 
 def _tile_xy(col: int, row: int) -> tuple[float, float]:
@@ -473,10 +603,14 @@ def _face_down(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -
     pos = int(tile["position"])
     key = f"tile:{pos}"
     explorer = tile.get("explorer")
-    about = f"face-down jungle tile {pos}"
+    tr = ctx.tr
     if explorer is not None:
-        about += f"; P{explorer + 1} explores it (revealed at Night)"
-    with s.group(data_key=key, cls="zg-tile"):
+        about = tr.gettext("face-down jungle tile {n}; {name} explores it (revealed at Night)").format(
+            n=pos, name=ctx.seat(explorer)
+        )
+    else:
+        about = tr.gettext("face-down jungle tile {n}").format(n=pos)
+    with s.group(data_key=key, data_why=ctx.why(key), cls="zg-tile"):
         s.tooltip(ctx.tip(key, about))
         s.rect(x, y, TILE_W, TILE_H, rx=8, fill="#2f4a26", stroke="#1d2e17", stroke_width=2, cls="zg-frame")
         s.rect(x + 8, y + 8, TILE_W - 16, TILE_H - 16, rx=5, fill="none", stroke="#5f8a45", stroke_width=1.5)
@@ -504,9 +638,9 @@ def _face_down(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -
         )
         if explorer is not None:
             meeple(s, x + TILE_W - 30, y + 34, 26, PLAYER_COLOURS[explorer % 4])
-            s.text(x + TILE_W - 30, y + 62, "explorer", font_size=11, text_anchor="middle", fill="#e8f3d8")
+            s.text(x + TILE_W - 30, y + 62, tr.gettext("explorer"), font_size=11, text_anchor="middle", fill="#e8f3d8")
         elif key in ctx.by_key:
-            verb = ctx.by_key[key].split()[0]
+            verb = tr.gettext("explore") if ctx.by_key[key].startswith("explore") else tr.gettext("reveal")
             s.text(
                 x + TILE_W / 2,
                 y + TILE_H - 18,
@@ -519,6 +653,7 @@ def _face_down(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -
 
 
 def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> None:
+    tr = ctx.tr
     key = tile["tile"]
     pos = int(tile["position"])
     camp = tile["camp"]
@@ -535,32 +670,30 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
         by = y + 26
         bkey = f"basic:{key}:{b['number']}"
         taken = bool(b["workers"])
-        with s.group(data_key=bkey, cls="zg-space"):
-            s.tooltip(
-                ctx.tip(
-                    bkey,
-                    f"{tile['name']}, basic space {b['number']}: {b['text']}"
-                    + (" (takes 2 workers with 4 players)" if b["capacity"] > 1 else ""),
-                )
-            )
+        with s.group(data_key=bkey, data_why=ctx.why(bkey), cls="zg-space"):
+            if b["capacity"] > 1:
+                about = tr.gettext("{tile}, basic space {n}: {effect} (takes 2 workers with 4 players)")
+            else:
+                about = tr.gettext("{tile}, basic space {n}: {effect}")
+            s.tooltip(ctx.tip(bkey, about.format(tile=tile["name"], n=b["number"], effect=effect_words(b["text"], tr))))
             s.rect(bx, by, bw, 58, rx=5, fill=PAPER, stroke=SPACE_LINE, stroke_width=1.2, cls="zg-frame")
             draw_effect(s, b["text"], bx + bw / 2, by + 20, bw - 8, 16)
             _slots(s, b["workers"], int(b["capacity"]), bx + 5, by + 43)
             if b["capacity"] > 1:
                 s.text(bx + bw - 5, by + 48, "×2", font_size=11, text_anchor="end", fill=MUTED, font_weight="bold")
             elif taken:
-                s.text(bx + bw - 5, by + 48, "full", font_size=11, text_anchor="end", fill=MUTED)
+                s.text(bx + bw - 5, by + 48, tr.gettext("full"), font_size=11, text_anchor="end", fill=MUTED)
     # the camp: its spot (where a worker goes), then the options
     cy = y + 90
     ckey = f"camp:{key}"
     state = "exhausted" if camp["exhausted"] else ("open" if camp["active"] else "locked")
     about = {
-        "exhausted": "every option is covered: the camp is exhausted",
-        "open": "open: choose an uncovered option, then a black cube covers it",
-        "locked": "opens while a worker (anyone's) is on a basic space of this tile",
+        "exhausted": tr.gettext("every option is covered: the camp is exhausted"),
+        "open": tr.gettext("open: choose an uncovered option, then a black cube covers it"),
+        "locked": tr.gettext("opens while a worker (anyone's) is on a basic space of this tile"),
     }[state]
-    with s.group(data_key=ckey, cls="zg-space"):
-        s.tooltip(ctx.tip(ckey, f"camp of {tile['name']}: {about}"))
+    with s.group(data_key=ckey, data_why=ctx.why(ckey), cls="zg-space"):
+        s.tooltip(ctx.tip(ckey, tr.gettext("camp of {tile}: {state}").format(tile=tile["name"], state=about)))
         s.rect(
             x + 4,
             cy,
@@ -575,12 +708,19 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
         tent = "#8a5a2b" if state == "open" else "#9c968a"
         s.polygon([(x + 26, cy + 6), (x + 42, cy + 30), (x + 10, cy + 30)], fill=tent)
         s.polygon([(x + 26, cy + 14), (x + 31, cy + 30), (x + 21, cy + 30)], fill="#3a2410")
-        s.text(x + 26, cy + 42, "camp", font_size=11, text_anchor="middle", fill=INK if state == "open" else MUTED)
+        s.text(
+            x + 26,
+            cy + 42,
+            tr.gettext("camp"),
+            font_size=fmt(fit_size(tr.gettext("camp"), 11, 42, 8)),
+            text_anchor="middle",
+            fill=INK if state == "open" else MUTED,
+        )
         if camp["workers"]:
             for i, p in enumerate(camp["workers"]):
                 meeple(s, x + 16 + i * 20, cy + 54, 15, PLAYER_COLOURS[p % 4])
         elif state == "locked":
-            s.text(x + 26, cy + 58, "locked", font_size=10, text_anchor="middle", fill=MUTED)
+            s.text(x + 26, cy + 58, tr.gettext("locked"), font_size=10, text_anchor="middle", fill=MUTED)
         if camp["capacity"] > 1:
             s.text(x + 46, cy + 10, "×2", font_size=9, text_anchor="end", fill=MUTED, font_weight="bold")
     options = camp["options"]
@@ -590,12 +730,12 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
         ox = ox0 + k * (ow + 3)
         okey = f"opt:{key}:{o['number']}"
         covered = bool(o["covered"])
-        with s.group(data_key=okey, cls="zg-option"):
-            s.tooltip(
-                ctx.tip(
-                    okey, f"camp option {o['number']}: {o['text']}" + (" (covered by a black cube)" if covered else "")
-                )
-            )
+        with s.group(data_key=okey, data_why=ctx.why(okey), cls="zg-option"):
+            if covered:
+                about = tr.gettext("camp option {n}: {effect} (covered by a black cube)")
+            else:
+                about = tr.gettext("camp option {n}: {effect}")
+            s.tooltip(ctx.tip(okey, about.format(n=o["number"], effect=effect_words(o["text"], tr))))
             s.rect(
                 ox,
                 cy,
@@ -616,22 +756,27 @@ def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> 
 
 def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
     view = ctx.view
+    tr = ctx.tr
     s.rect(x, y, TILE_W, TILE_H, rx=8, fill=STONE, stroke=STONE_DARK, stroke_width=2)
-    with s.group(data_key="pyramid", cls="zg-space"):
-        s.tooltip(ctx.tip("pyramid", "the pyramid: 2 workers make an active offering (any number of players)"))
+    with s.group(data_key="pyramid", data_why=ctx.why("pyramid"), cls="zg-space"):
+        s.tooltip(
+            ctx.tip("pyramid", tr.gettext("the pyramid: 2 workers make an active offering (any number of players)"))
+        )
         s.rect(x + 4, y + 4, TILE_W - 8, 50, rx=5, fill="#f4ead2", stroke=SPACE_LINE, stroke_width=1.2, cls="zg-frame")
         for i in range(4):  # a stepped pyramid
             w = 70 - i * 16
             s.rect(x + 44 - w / 2, y + 44 - i * 9, w, 9, fill="#c9ad78", stroke=STONE_DARK, stroke_width=0.8)
         s.rect(x + 40, y + 17, 8, 36, fill="#a88a55")
-        s.text(x + 86, y + 22, "Pyramid", font_size=14, font_weight="bold", fill=INK)
-        s.text(x + 86, y + 38, "2 workers", font_size=12, fill=MUTED)
+        s.text(x + 86, y + 22, tr.gettext("Pyramid"), font_size=14, font_weight="bold", fill=INK)
+        two = tr.gettext("2 workers")
+        s.text(x + 86, y + 38, two, font_size=fmt(fit_size(two, 12, TILE_W - 94, 10)), fill=MUTED)
         px = x + 88
         for p, count in enumerate(view["pyramid"]):
             for _ in range(int(count)):
                 meeple(s, px + 6, y + 46, 13, PLAYER_COLOURS[p % 4])
                 px += 13
-        s.text(x + TILE_W - 8, y + 38, f"deck {view['offering_deck']}", font_size=11, text_anchor="end", fill=MUTED)
+        deck = tr.gettext("deck {n}").format(n=view["offering_deck"])
+        s.text(x + TILE_W - 8, y + 51, deck, font_size=11, text_anchor="end", fill=MUTED)  # beside the workers
     offerings = view["offerings"]
     ow = (TILE_W - 8 - 4) / 2
     for i in range(2):
@@ -639,17 +784,20 @@ def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
         oy = y + 58
         if i >= len(offerings):
             s.rect(ox, oy, ow, 98, rx=5, fill="none", stroke=SPACE_LINE, stroke_dasharray="4 3")
-            s.text(ox + ow / 2, oy + 54, "no offering", font_size=10, text_anchor="middle", fill=MUTED)
+            s.text(ox + ow / 2, oy + 54, tr.gettext("no offering"), font_size=10, text_anchor="middle", fill=MUTED)
             continue
         o = offerings[i]
         okey = f"offering:{o['id']}"
-        with s.group(data_key=okey, cls="zg-card"):
-            s.tooltip(ctx.tip(okey, f"offering {o['id']} {o['name']}: {o['text']}"))
+        with s.group(data_key=okey, data_why=ctx.why(okey), cls="zg-card"):
+            about = tr.gettext("offering {id} {name}: {effect}").format(
+                id=o["id"], name=o["name"], effect=offering_words(o, tr)
+            )
+            s.tooltip(ctx.tip(okey, about))
             s.rect(ox, oy, ow, 98, rx=5, fill="#fff6dc", stroke="#9b7a2f", stroke_width=1.5, cls="zg-frame")
             s.rect(ox, oy, ow, 18, rx=5, fill="#9b7a2f")
             s.rect(ox, oy + 12, ow, 6, fill="#9b7a2f")
             s.text(ox + 5, oy + 13, o["id"], font_size=11, fill="#fff", font_weight="bold")
-            s.text(ox + ow - 5, oy + 13, "offering", font_size=9, text_anchor="end", fill="#f6e7c1")
+            s.text(ox + ow - 5, oy + 13, tr.gettext("offering"), font_size=9, text_anchor="end", fill="#f6e7c1")
             cost = [(int(o["cost"][r]), r) for r in RESOURCES if o["cost"].get(r)]
             draw_items(s, cost, [], ox + ow / 2, oy + 34, ow - 8, 14)
             sac = int(o.get("sacrifice", 0))
@@ -660,23 +808,25 @@ def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
                 ox + ow - 22, oy + 78, o["points"], font_size=15, text_anchor="middle", font_weight="bold", fill="#fff"
             )
             if sac:
-                s.text(ox + 6, oy + 90, f"sacrifice {sac}", font_size=11, fill="#b3261e")
+                s.text(ox + 6, oy + 90, tr.gettext("sacrifice {n}").format(n=sac), font_size=11, fill="#b3261e")
 
 
 def _strip(s: Svg, ctx: _Ctx) -> None:
     view = ctx.view
+    tr = ctx.tr
     y = STRIP_Y
     # Pituk
     x = MARGIN
     pituk = view["pituk"]
-    with s.group(data_key="pituk", cls="zg-space"):
-        s.tooltip(
-            ctx.tip(
-                "pituk",
+    with s.group(data_key="pituk", data_why=ctx.why("pituk"), cls="zg-space"):
+        if pituk["available"]:
+            about = tr.gettext("Pituk: once every tile is face up, 1 worker: 1 point and one of his favours")
+        else:
+            about = tr.gettext(
                 "Pituk: once every tile is face up, 1 worker: 1 point and one of his favours"
-                + ("" if pituk["available"] else " (not yet: some tiles are face down)"),
+                " (not yet: some tiles are face down)"
             )
-        )
+        s.tooltip(ctx.tip("pituk", about))
         s.rect(
             x,
             y,
@@ -696,21 +846,23 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
         s.circle(x + 24, y + 28, 10, fill="#b07a4a", stroke="#5a3412")
         s.text(x + 44, y + 22, "Pituk", font_size=14, font_weight="bold", fill=INK)
         if not pituk["available"]:
-            s.text(x + 44, y + 36, "needs 8 tiles", font_size=10, fill=MUTED)
-        _slots(s, pituk["workers"], 1, x + 44, y + 52)
-    for f, (name, label) in enumerate((("market", "market"), ("offerings", "offers"))):
+            for i, line in enumerate(wrap(tr.gettext("needs 8 tiles"), 10, 64)[:2]):
+                s.text(x + 44, y + 33 + 10 * i, line, font_size=10, fill=MUTED)
+        _slots(s, pituk["workers"], 1, x + 44, y + 56)
+    for f, (name, label) in enumerate((("market", tr.gettext("market")), ("offerings", tr.gettext("offers")))):
         fkey = f"favour:{name}"
         used = bool(pituk["used"][f])
         fx = x + 112 + f * 46
-        with s.group(data_key=fkey, cls="zg-token"):
-            s.tooltip(
-                ctx.tip(
-                    fkey,
-                    "Pituk's favour: 1 point and "
-                    + ("every market card reshuffled, 5 new" if name == "market" else "both offerings discarded, 2 new")
-                    + (" (used)" if used else " (once per game)"),
-                )
-            )
+        with s.group(data_key=fkey, data_why=ctx.why(fkey), cls="zg-token"):
+            if name == "market":
+                what = tr.gettext("Pituk's favour: 1 point and every market card reshuffled, 5 new")
+            else:
+                what = tr.gettext("Pituk's favour: 1 point and both offerings discarded, 2 new")
+            if used:
+                about = tr.gettext("{favour} (used)").format(favour=what)
+            else:
+                about = tr.gettext("{favour} (once per game)").format(favour=what)
+            s.tooltip(ctx.tip(fkey, about))
             s.rect(
                 fx,
                 y + 6,
@@ -723,11 +875,12 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
                 cls="zg-frame",
             )
             icon(s, "market" if name == "market" else "offering", fx + 21, y + 26, 18)
+            said = tr.gettext("used") if used else label
             s.text(
                 fx + 21,
                 y + 52,
-                "used" if used else label,
-                font_size=10,
+                said,
+                font_size=fmt(fit_size(said, 10, 40, 8)),
                 text_anchor="middle",
                 fill=MUTED if used else INK,
             )
@@ -736,33 +889,39 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
     # start player
     x = MARGIN + TILE_W + GAP
     start = int(view["start_player"])
-    with s.group(data_key="start", cls="zg-space"):
-        s.tooltip(ctx.tip("start", f"start player: P{start + 1}; 1 worker takes the token for next round"))
+    with s.group(data_key="start", data_why=ctx.why("start"), cls="zg-space"):
+        about = tr.gettext("start player: {name}; 1 worker takes the token for next round").format(name=ctx.seat(start))
+        s.tooltip(ctx.tip("start", about))
         s.rect(x, y, TILE_W, STRIP_H, rx=6, fill="#e9dcc0", stroke=STONE_DARK, stroke_width=1.2, cls="zg-frame")
         s.circle(x + 28, y + 33, 20, fill=PLAYER_COLOURS[start % 4], stroke="#1b1b1b", stroke_width=1.5)
-        s.text(x + 28, y + 39, "1st", font_size=14, text_anchor="middle", font_weight="bold", fill="#fff")
-        s.text(x + 56, y + 22, "Start player", font_size=14, font_weight="bold", fill=INK)
-        s.text(x + 56, y + 36, f"now P{start + 1}", font_size=11, fill=MUTED)
+        first = tr.gettext("1st")
+        s.text(x + 28, y + 39, first, font_size=14, text_anchor="middle", font_weight="bold", fill="#fff")
+        s.text(x + 56, y + 22, tr.gettext("Start player"), font_size=14, font_weight="bold", fill=INK)
+        s.text(x + 56, y + 36, tr.gettext("now {name}").format(name=ctx.seat(start)), font_size=11, fill=MUTED)
         _slots(s, view["start_space"], 1, x + 56, y + 52)
     # grow the clan
     x = MARGIN + 2 * (TILE_W + GAP)
     cap = 2 if ctx.n == 4 else 1
-    with s.group(data_key="grow", cls="zg-space"):
+    with s.group(data_key="grow", data_why=ctx.why("grow"), cls="zg-space"):
         s.tooltip(
             ctx.tip(
                 "grow",
-                "grow the clan: 2 workers + 1 from your reserve, one more worker from next round (not in round 1)",
+                tr.gettext(
+                    "grow the clan: 2 workers + 1 from your reserve, one more worker from next round (not in round 1)"
+                ),
             )
         )
         s.rect(x, y, TILE_W, STRIP_H, rx=6, fill="#e9dcc0", stroke=STONE_DARK, stroke_width=1.2, cls="zg-frame")
         meeple(s, x + 18, y + 32, 24, "#8d7b62")
         s.text(x + 32, y + 24, "+", font_size=18, font_weight="bold", fill=INK)
-        s.text(x + 52, y + 22, "Grow the clan", font_size=14, font_weight="bold", fill=INK)
-        s.text(x + 52, y + 36, "2 workers + 1 reserve", font_size=11, fill=MUTED)
+        s.text(x + 52, y + 22, tr.gettext("Grow the clan"), font_size=14, font_weight="bold", fill=INK)
+        s.text(x + 52, y + 36, tr.gettext("2 workers + 1 reserve"), font_size=11, fill=MUTED)
         _slots(s, view["grow_space"], cap, x + 52, y + 52)
 
 
-def _mini_card(s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h: float, kind: str) -> None:
+def _mini_card(
+    s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h: float, kind: str, tr: Translator
+) -> None:
     fill, line = ("#dbe8f6", "#2c5d8f") if kind == "market" else ("#f3e0c8", "#8a5a2b")
     s.rect(x, y, w, h, rx=5, fill=fill, stroke=line, stroke_width=1.5, cls="zg-frame")
     cost, gain = card_items(card)
@@ -778,7 +937,7 @@ def _mini_card(s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h:
         gx, gw = x + w / 2 - (14 if pts else 0), w - (40 if pts else 8)
         if cost:
             s.rect(x + 4, y + 23, w - 8, 24, rx=4, fill="#f6dcd6")
-            s.text(x + 9, y + 39, "pay", font_size=11, fill="#b3261e", font_weight="bold")
+            s.text(x + 9, y + 39, tr.gettext("pay"), font_size=11, fill="#b3261e", font_weight="bold")
             draw_items(s, [], cost, x + w / 2 + 14, y + 35, w - 44, 15)
             if gain:
                 draw_items(s, [], gain, gx, y + 68, gw, 15, wrap=True)
@@ -787,11 +946,13 @@ def _mini_card(s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h:
         if pts:
             icon(s, "points", x + w - 18, y + h - 22, 28)
             s.text(x + w - 18, y + h - 17, pts, font_size=13, text_anchor="middle", font_weight="bold", fill="#fff")
-            s.text(x + w - 18, y + h - 2, "at end", font_size=9, text_anchor="middle", fill=MUTED)
+            s.text(x + w - 18, y + h - 2, tr.gettext("at end"), font_size=9, text_anchor="middle", fill=MUTED)
         return
     s.text(x + 4, y + 12, card["id"], font_size=10, fill=line, font_weight="bold")
-    gw = w - 8 - (22 if pts else 0)
-    draw_items(s, cost, gain, x + 4 + gw / 2, y + h / 2 + 4, gw, 12)
+    # the effect beside the id, not under it
+    left = x + 4 + text_width(card["id"], 10, bold=True) + 3
+    gw = x + w - 4 - (22 if pts else 0) - left
+    draw_items(s, cost, gain, left + gw / 2, y + h / 2 + 3, gw, 12)
     if pts:
         icon(s, "points", x + w - 13, y + h / 2, 20)
         s.text(x + w - 13, y + h / 2 + 4, pts, font_size=10, text_anchor="middle", font_weight="bold", fill="#fff")
@@ -799,12 +960,18 @@ def _mini_card(s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h:
 
 def _market(s: Svg, ctx: _Ctx) -> None:
     view = ctx.view
+    tr = ctx.tr
     y = MARKET_Y
-    s.text(MARGIN, y + 15, "Market", font_size=15, font_weight="bold", fill=INK)
+    title = tr.gettext("Market")
+    s.text(MARGIN, y + 15, title, font_size=15, font_weight="bold", fill=INK)
     s.text(
-        MARGIN + 62,
+        MARGIN + text_width(title, 15, bold=True) + 8,
         y + 15,
-        f"{view['market_deck']} cards in the deck · pay the cost once, keep the card",
+        tr.ngettext(
+            "{n} card in the deck · pay the cost once, keep the card",
+            "{n} cards in the deck · pay the cost once, keep the card",
+            int(view["market_deck"]),
+        ).format(n=view["market_deck"]),
         font_size=11,
         fill=MUTED,
     )
@@ -817,9 +984,12 @@ def _market(s: Svg, ctx: _Ctx) -> None:
             continue
         card = view["market"][i]
         key = f"market:{card['id']}"
-        with s.group(data_key=key, cls="zg-card"):
-            s.tooltip(ctx.tip(key, f"market card {card['id']} {card['name']}: {card['text']}"))
-            _mini_card(s, card, x, cy, CARD_W, CARD_H, "market")
+        with s.group(data_key=key, data_why=ctx.why(key), cls="zg-card"):
+            about = tr.gettext("market card {id} {name}: {effect}").format(
+                id=card["id"], name=card["name"], effect=card_words(card, tr)
+            )
+            s.tooltip(ctx.tip(key, about))
+            _mini_card(s, card, x, cy, CARD_W, CARD_H, "market", tr)
 
 
 def _chips(s: Svg, ids: Sequence[str], x: float, y: float, fill: str, line: str, max_x: float) -> float:
@@ -836,44 +1006,68 @@ def _chips(s: Svg, ids: Sequence[str], x: float, y: float, fill: str, line: str,
 
 def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: float) -> None:
     view = ctx.view
+    tr = ctx.tr
     colour = PLAYER_COLOURS[p % 4]
     to_move = view["to_move"]
     moving = to_move == p or (isinstance(to_move, list) and p in to_move)
     s.rect(x, y, PANEL_W, PANEL_H, rx=8, fill=PLAYER_LIGHT[p % 4], stroke=colour, stroke_width=4 if moving else 1.5)
     s.rect(x, y, 8, PANEL_H, rx=4, fill=colour)
     meeple(s, x + 22, y + 14, 18, colour)
-    s.text(x + 34, y + 19, _name(p, view), font_size=15, font_weight="bold", fill=INK)
-    tx = x + 34 + 9.5 * len(_name(p, view)) + 6
+    name = _name(p, ctx)
+    s.text(x + 34, y + 19, name, font_size=15, font_weight="bold", fill=INK)
+    tx = x + 34 + 9.5 * len(name) + 6
     if int(view["start_player"]) == p:
         with s.group(cls="zg-start-token"):
-            s.tooltip(f"P{p + 1} is the start player")
+            s.tooltip(tr.gettext("{name} is the start player").format(name=ctx.seat(p)))
             s.circle(tx + 9, y + 14, 10, fill=colour, stroke="#1b1b1b")
-            s.text(tx + 9, y + 18, "1st", font_size=9, text_anchor="middle", fill="#fff", font_weight="bold")
+            s.text(
+                tx + 9, y + 18, tr.gettext("1st"), font_size=9, text_anchor="middle", fill="#fff", font_weight="bold"
+            )
         tx += 24
-    if view["phase"] == "heritage":
-        ready = bool(info["has_chosen"])
-        label = "ready" if ready else ("◀ choose a card" if p == ctx.player else "still choosing…")
-        s.text(tx, y + 19, label, font_size=13, font_weight="bold", fill="#2e7d32" if ready else colour)
-    elif moving:
-        s.text(tx, y + 19, "◀ to move", font_size=12, fill=colour, font_weight="bold")
-    # points (tokens), or the final score
+    # the points first, from the right edge, so that the words of the row know how much room is left
     with s.group(cls="zg-points"):
         if "scores" in view:
             score = view["scores"][p]
-            s.tooltip(f"final score {fmt(score)} (place {view['ranks'][p]}); point tokens {info['points']}")
-            s.text(
-                x + PANEL_W - 8,
-                y + 20,
-                f"{fmt(score)} pts · #{view['ranks'][p]}",
-                font_size=15,
-                text_anchor="end",
-                font_weight="bold",
-                fill=INK,
+            s.tooltip(
+                tr.gettext("final score {score} (place {rank}); point tokens {tokens}").format(
+                    score=fmt(score), rank=view["ranks"][p], tokens=info["points"]
+                )
             )
+            final = tr.gettext("{score} pts · #{rank}").format(score=fmt(score), rank=view["ranks"][p])
+            s.text(x + PANEL_W - 8, y + 20, final, font_size=15, text_anchor="end", font_weight="bold", fill=INK)
+            right = x + PANEL_W - 8 - text_width(final, 15, bold=True)
         else:
-            s.tooltip(f"{info['points']} point tokens")
-            icon(s, "points", x + PANEL_W - 60, y + 14, 20)
-            s.text(x + PANEL_W - 46, y + 20, info["points"], font_size=17, font_weight="bold", fill=INK)
+            tokens = tr.ngettext("{n} point token", "{n} point tokens", int(info["points"])).format(n=info["points"])
+            total = ctx.standing[p] if ctx.standing is not None and p < len(ctx.standing) else None
+            if total is not None:
+                s.tooltip(
+                    tr.gettext("{n} points so far (if the game ended now); {tokens}").format(
+                        n=fmt(total), tokens=tokens
+                    )
+                )
+                number = fmt(total)
+            else:
+                s.tooltip(tokens)
+                number = str(info["points"])
+            nx = x + PANEL_W - 8 - text_width(number, 17, bold=True)
+            icon(s, "points", nx - 13, y + 14, 20)
+            s.text(x + PANEL_W - 8, y + 20, number, font_size=17, font_weight="bold", fill=INK, text_anchor="end")
+            right = nx - 25
+    label = ""
+    if view["phase"] == "heritage":
+        ready = bool(info["has_chosen"])
+        if ready:
+            label = tr.gettext("ready")
+        elif p == ctx.player and ctx.asked:
+            label = tr.gettext("◀ choose a card")
+        else:
+            label = tr.gettext("still choosing…")
+        label_colour = "#2e7d32" if ready else colour
+    elif moving:
+        label, label_colour = tr.gettext("◀ to move"), colour
+    if label:
+        size = fit_size(label, 13, right - 6 - tx, 10, bold=True)
+        s.text(tx, y + 19, label, font_size=fmt(size), font_weight="bold", fill=label_colour)
     # resources against the family card
     ry = y + 40
     for i, r in enumerate(RESOURCES):
@@ -881,7 +1075,11 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
         have = int(info[r])
         limit = int(view["limits"][r])
         with s.group(cls="zg-resource"):
-            s.tooltip(f"{r}: {have} of at most {limit} (family card); {view['per_point'][r]} = 1 point at the end")
+            s.tooltip(
+                tr.gettext("{resource}: {n} of at most {limit} (family card); {per} = 1 point at the end").format(
+                    resource=_resource_name(r, tr), n=have, limit=limit, per=view["per_point"][r]
+                )
+            )
             icon(s, r, rx + 8, ry, 16)
             s.text(rx + 20, ry + 5, have, font_size=15, font_weight="bold", fill="#b3261e" if have >= limit else INK)
             s.text(rx + 21 + 9 * len(str(have)), ry + 5, f"/{limit}", font_size=11, fill=MUTED)
@@ -889,10 +1087,11 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
     wx = x + 200
     placed = int(info["workers"]) - int(info["in_hand"])
     with s.group(cls="zg-workers"):
-        s.tooltip(
-            f"workers: {info['in_hand']} in hand, {placed} placed, {info['reserve']} in the reserve"
-            + (f", {info['sacrificed']} sacrificed" if info["sacrificed"] else "")
-        )
+        if info["sacrificed"]:
+            about = tr.gettext("workers: {hand} in hand, {placed} placed, {reserve} in the reserve, {lost} sacrificed")
+        else:
+            about = tr.gettext("workers: {hand} in hand, {placed} placed, {reserve} in the reserve")
+        s.tooltip(about.format(hand=info["in_hand"], placed=placed, reserve=info["reserve"], lost=info["sacrificed"]))
         for _ in range(int(info["in_hand"])):
             meeple(s, wx + 7, ry, 16, colour)
             wx += 15
@@ -911,33 +1110,42 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
     # heritage cards
     hy = y + 56
     hand = info.get("heritage_hand")
-    s.text(x + 14, hy + 19, "hand", font_size=11, fill=MUTED)
+    s.text(x + 14, hy + 19, tr.gettext("hand"), font_size=11, fill=MUTED)
     hx = x + 46
     if hand is not None:
         for card in hand:
             key = f"hand:{card['id']}"
-            with s.group(data_key=key, cls="zg-card"):
-                s.tooltip(ctx.tip(key, f"heritage card {card['id']} {card['name']}: {card['text']}"))
-                _mini_card(s, card, hx, hy, 74, 28, "heritage")
+            with s.group(data_key=key, data_why=ctx.why(key), cls="zg-card"):
+                about = tr.gettext("heritage card {id} {name}: {effect}").format(
+                    id=card["id"], name=card["name"], effect=card_words(card, tr)
+                )
+                s.tooltip(ctx.tip(key, about))
+                _mini_card(s, card, hx, hy, 74, 28, "heritage", tr)
             hx += 78
         chosen = info.get("heritage_choice")
         if chosen:
             s.rect(hx, hy, 74, 28, rx=5, fill="#fff", stroke="#8a5a2b", stroke_dasharray="4 2")
             s.text(hx + 37, hy + 12, f"{chosen}", font_size=11, text_anchor="middle", fill=INK, font_weight="bold")
-            s.text(hx + 37, hy + 24, "chosen", font_size=9, text_anchor="middle", fill=MUTED)
+            s.text(hx + 37, hy + 24, tr.gettext("chosen"), font_size=9, text_anchor="middle", fill=MUTED)
             hx += 78
         if not hand and not chosen:
-            s.text(hx, hy + 19, "no cards", font_size=12, fill=MUTED)
+            s.text(hx, hy + 19, tr.gettext("no cards"), font_size=12, fill=MUTED)
     else:
         count = int(info["heritage_in_hand"])
         with s.group(cls="zg-hidden-hand"):
-            s.tooltip(f"{count} heritage card{'s' if count != 1 else ''} in hand (hidden)")
+            s.tooltip(
+                tr.ngettext("{n} heritage card in hand (hidden)", "{n} heritage cards in hand (hidden)", count).format(
+                    n=count
+                )
+            )
             if not count:
-                s.text(hx, hy + 19, "no cards", font_size=12, fill=MUTED)
+                s.text(hx, hy + 19, tr.gettext("no cards"), font_size=12, fill=MUTED)
                 hx += 60
             for k in range(count):
                 s.rect(hx + k * 8, hy + 2, 20, 26, rx=3, fill="#8a5a2b", stroke="#4a2e12")
-                s.text(hx + k * 8 + 10, hy + 20, "?", font_size=12, text_anchor="middle", fill="#f3e0c8")
+                s.text(
+                    hx + k * 8 + 10, hy + 20, "?", font_size=12, text_anchor="middle", fill="#f3e0c8", cls="zg-glyph"
+                )
             if count:
                 s.text(hx + count * 8 + 18, hy + 20, f"×{count}", font_size=13, font_weight="bold", fill=INK)
                 hx += count * 8 + 46
@@ -947,32 +1155,51 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
     max_x = x + PANEL_W - 6
     if info["offerings"]:
         with s.group(cls="zg-offerings-made"):
-            s.tooltip("offerings made: " + ", ".join(info["offerings"]))
+            s.tooltip(tr.gettext("offerings made: {cards}").format(cards=tr.gettext(", ").join(info["offerings"])))
             icon(s, "offering", kx + 7, ky + 8, 14)
             kx = _chips(s, info["offerings"], kx + 16, ky, "#ffe9a8", "#9b7a2f", max_x) + 4
     if info["market_cards"]:
         with s.group(cls="zg-market-kept"):
-            s.tooltip("market cards kept: " + ", ".join(info["market_cards"]))
+            s.tooltip(
+                tr.gettext("market cards kept: {cards}").format(cards=tr.gettext(", ").join(info["market_cards"]))
+            )
             icon(s, "market", kx + 6, ky + 8, 14)
             kx = _chips(s, info["market_cards"], kx + 15, ky, "#dbe8f6", "#2c5d8f", max_x) + 4
     if info["heritage_played"]:
         with s.group(cls="zg-heritage-played"):
-            s.tooltip("heritage cards played: " + ", ".join(info["heritage_played"]))
+            s.tooltip(
+                tr.gettext("heritage cards played: {cards}").format(
+                    cards=tr.gettext(", ").join(info["heritage_played"])
+                )
+            )
             icon(s, "heritage", kx + 6, ky + 8, 14)
             _chips(s, info["heritage_played"], kx + 15, ky, "#f3e0c8", "#8a5a2b", max_x)
 
 
-def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]) -> Board:
+def board(
+    view: Mapping[str, Any],
+    player: int | None,
+    legal: Sequence[tuple[int, str]],
+    tr: Translator = ENGLISH,
+    standing: Sequence[float | None] | None = None,
+) -> Board:
     """Nakum's table for ``player`` (``None``: a spectator) and the click path of each legal move.
 
-    Drawn from ``view`` (``state.view(player)``) and ``legal`` only; the same
-    arguments give the same SVG, byte for byte.
+    Drawn from ``view`` (``state.view(player)``) and ``legal`` only, its texts in
+    the language of ``tr`` (the names of places and cards stay as printed); the
+    same arguments give the same SVG, byte for byte. ``standing``: each player's
+    score so far as ``player`` sees it (``State.score_breakdown``: offerings, cards'
+    end points, tokens and stores), shown by the star; without it the star counts
+    point tokens only.
     """
-    ctx = _Ctx(view, player, legal)
+    ctx = _Ctx(view, player, legal, tr)
+    ctx.standing = standing
     n = ctx.n
     rows = (n + 1) // 2
     height = PLAYERS_Y + rows * (PANEL_H + GAP) - GAP + MARGIN
-    s = Svg(W, height, title=f"Nakum — round {view['round']}", font_family="system-ui, sans-serif")
+    s = Svg(
+        W, height, title=tr.gettext("Nakum — round {n}").format(n=view["round"]), font_family="system-ui, sans-serif"
+    )
     s.rect(0, 0, W, height, fill="#efe6d2")
     _header(s, ctx)
     for tile in view["tiles"]:

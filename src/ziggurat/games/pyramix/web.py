@@ -37,7 +37,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ziggurat.core.svg import Board, Svg, fmt
+from ziggurat.core.i18n import ENGLISH, N_, Translator
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
 
 __all__ = ["board"]
 
@@ -72,6 +73,10 @@ COBRA_GLYPH = "#f2c230"
 
 COLOURS: dict[str, str] = {"blue": "#2f6fd0", "purple": "#8a4cc0", "orange": "#ee8a1a", "green": "#2f9e50"}
 _PALETTE = ("#c0392b", "#16a0a0", "#b0457f", "#7d8a1e", "#5d6d7e", "#a0522d")
+# the colours and icons of the rulebook's box as people read them (a box of one's own shows its own words)
+COLOUR_NAMES = {"blue": N_("blue"), "purple": N_("purple"), "orange": N_("orange"), "green": N_("green")}
+ICON_NAMES = {"ankh": N_("ankh"), "crane": N_("crane"), "eye": N_("eye"), "cobra": N_("cobra")}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 
 # Face i looks towards p - e_i: its shade, and the axes that lay a glyph flat on it.
 _SHADE = (0.32, 0.0, -0.25)  # > 0 towards white, < 0 towards black
@@ -161,8 +166,23 @@ def _mini_cube(s: Svg, cube: Mapping[str, Any], cx: float, cy: float, size: floa
     _glyph(s, str(cube["icon"]), cx, cy, (k, 0.0), (0.0, k), _glyph_colour(cube))
 
 
-def _rank_words(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _rank_words(n: int, tr: Translator) -> str:
+    if n in ORDINALS:
+        return tr.gettext(ORDINALS[n])
+    return tr.gettext("{n}th").format(n=n)
+
+
+def _colour_name(colour: str, tr: Translator) -> str:
+    return tr.gettext(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+def _icon_name(icon: str, tr: Translator) -> str:
+    return tr.gettext(ICON_NAMES[icon]) if icon in ICON_NAMES else icon
+
+
+def _seat(p: int, tr: Translator) -> str:
+    # TRANSLATORS: a player as the board names them, short (P for player)
+    return tr.gettext("P{n}").format(n=p + 1)
 
 
 def _num(value: float) -> str:
@@ -241,10 +261,20 @@ def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return lower[:-1] + upper[:-1]
 
 
-def _cube_words(entry: Mapping[str, Any]) -> str:
+def _cube_name(cube: Mapping[str, Any], tr: Translator) -> str:
+    if cube["colour"] is None:
+        return _icon_name(str(cube["icon"]), tr)
+    return tr.gettext("{colour} {icon}").format(
+        colour=_colour_name(str(cube["colour"]), tr), icon=_icon_name(str(cube["icon"]), tr)
+    )
+
+
+def _cube_words(entry: Mapping[str, Any], tr: Translator) -> str:
     cube = entry["cube"]
     pts = cube["points"]
-    return f"{cube['name']} at {entry['label']} ({pts} point{'' if pts == 1 else 's'})"
+    return tr.ngettext("{cube} at {place} ({n} point)", "{cube} at {place} ({n} points)", pts).format(
+        cube=_cube_name(cube, tr), place=entry["label"], n=pts
+    )
 
 
 def _visible_faces(entry: Mapping[str, Any], occupied: set[tuple[int, ...]]) -> list[int]:
@@ -278,7 +308,14 @@ def _cascade(
 
 
 def _draw_pyramid(
-    s: Svg, view: Mapping[str, Any], geo: _Pyramid, takes: Mapping[str, int], paths: dict[int, tuple[str, ...]]
+    s: Svg,
+    view: Mapping[str, Any],
+    geo: _Pyramid,
+    takes: Mapping[str, int],
+    paths: dict[int, tuple[str, ...]],
+    tr: Translator,
+    *,
+    asks: bool = False,
 ) -> None:
     places = view["pyramid"]
     colours = view["colours"]
@@ -308,23 +345,31 @@ def _draw_pyramid(
             continue  # hidden under the cubes above: nothing of it can be seen
         label = str(entry["label"])
         action = takes.get(label)
-        words = _cube_words(entry)
+        words = _cube_words(entry, tr)
         if action is not None:
             key = f"take:{label}"
             paths[action] = (key,)
-            tip = f"take {label}: the {words}"
             slide = _cascade(entry, faces, occupied, labels)
             if slide:
-                tip += f"; {', '.join(slide)} slide{'s' if len(slide) == 1 else ''} down"
+                tip = tr.ngettext(
+                    "take {place}: the {cube}; {cubes} slides down",
+                    "take {place}: the {cube}; {cubes} slide down",
+                    len(slide),
+                ).format(place=label, cube=words, cubes=tr.gettext(", ").join(slide))
+            else:
+                tip = tr.gettext("take {place}: the {cube}").format(place=label, cube=words)
         else:
             key = None
-            tip = words[0].upper() + words[1:] + (" (may be taken now)" if entry.get("removable") else "")
-        with s.group(data_key=key, cls="px-cube", data_place=label):
+            tip = tr.gettext("{cube} (may be taken now)").format(cube=words) if entry.get("removable") else words
+            tip = tip[:1].upper() + tip[1:]
+        # a cube that cannot be taken now says which move it would be: the page asks the engine why not
+        why = f"take {label}" if key is None and asks else None
+        with s.group(data_key=key, cls="px-cube", data_place=label, data_why=why):
             s.tooltip(tip)
             _cube(s, geo, entry, faces, colours)
             shape = geo.outline(entry["pos"], faces)
             if over and sum(entry["pos"]) == depth:
-                _tray_mark(s, entry, shape, out, leaders)
+                _tray_mark(s, entry, shape, out, leaders, tr)
             if key is not None:
                 s.polygon(shape, fill="none", stroke=INK, stroke_width=7, stroke_linejoin="round", cls="zg-ghost")
                 s.polygon(shape, fill="none", stroke="none", stroke_width=3, stroke_linejoin="round", cls="zg-frame")
@@ -358,6 +403,7 @@ def _tray_mark(
     shape: list[tuple[float, float]],
     out: set[str],
     leaders: Mapping[str, Any],
+    tr: Translator,
 ) -> None:
     """At the end: a tray cube out of play (veiled, crossed) or collected (the collector's number)."""
     cube = entry["cube"]
@@ -377,7 +423,7 @@ def _tray_mark(
     s.text(
         cx,
         cy + EDGE * 0.11,
-        f"P{leader + 1}",
+        _seat(leader, tr),
         font_size=f"{EDGE * 0.3:.0f}",
         font_weight="bold",
         text_anchor="middle",
@@ -386,7 +432,9 @@ def _tray_mark(
 
 
 # ------------------------------------------------------------------ the rest of the table
-def _header(s: Svg, view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]) -> None:
+def _header(
+    s: Svg, view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator
+) -> None:
     """Whose turn it is, the winners at the end, or the stacking during setup."""
     phase = view.get("phase")
     to_move = view.get("to_move")
@@ -394,22 +442,27 @@ def _header(s: Svg, view: Mapping[str, Any], player: int | None, legal: Sequence
     y = HEADER_H / 2 + 7
     if phase == "setup":
         left = sum(view.get("box", {}).values())
-        text = f"Stacking the cubes: {left} still in the box"
+        text = tr.gettext("Stacking the cubes: {n} still in the box").format(n=left)
         colour = MUTED
     elif phase == "over":
         scores = view.get("scores", [])
         ranks = view.get("ranks", [])
         winners = [p for p, r in enumerate(ranks) if r == 1]
-        names = " and ".join(f"P{p + 1}" for p in winners)
+        names = tr.gettext(" and ").join(_seat(p, tr) for p in winners)
         best = _num(scores[winners[0]]) if winners else "?"
-        verb = "share the win" if len(winners) > 1 else "wins"
-        text = f"Game over — {names} {verb} with {best} points"
+        if len(winners) > 1:
+            text = tr.gettext("Game over — {names} share the win with {n} points").format(names=names, n=best)
+        else:
+            text = tr.gettext("Game over — {name} wins with {n} points").format(name=names, n=best)
         colour = INK
-    elif to_move is not None and to_move == player:
-        text = "Your turn: take a highlighted cube" if legal else "Your turn"
+    elif to_move is not None and to_move == player and legal:
+        text = tr.gettext("Your turn: take a highlighted cube")
         colour = "#1f7a5a"
+    elif to_move is not None and to_move == player:
+        text = tr.gettext("Your seat is to move")
+        colour = INK
     elif to_move is not None:
-        text = f"P{to_move + 1} to move"
+        text = tr.gettext("{name} to move").format(name=_seat(to_move, tr))
         colour = INK
     else:
         text = ""
@@ -417,7 +470,7 @@ def _header(s: Svg, view: Mapping[str, Any], player: int | None, legal: Sequence
     s.text(WIDTH / 2, y, text, font_size="23", font_weight="bold", text_anchor="middle", fill=colour)
 
 
-def _legend(s: Svg, view: Mapping[str, Any], y: float) -> None:
+def _legend(s: Svg, view: Mapping[str, Any], y: float, tr: Translator) -> None:
     """The icons and their points (one of each, from the view's kinds); at the end, the tray's marks."""
     seen: dict[str, Mapping[str, Any]] = {}
     for kind in view.get("kinds", []):
@@ -433,23 +486,27 @@ def _legend(s: Svg, view: Mapping[str, Any], y: float) -> None:
                 cube["colour"] = colours[0]
             _mini_cube(s, cube, cx, y, 30, colours)
             pts = kind["points"]
-            s.text(cx + 22, y + 7, f"{kind['icon']} {pts}", font_size="20", font_weight="bold", fill=INK)
+            label = tr.gettext("{icon} {points}").format(icon=_icon_name(str(kind["icon"]), tr), points=pts)
+            s.text(cx + 22, y + 7, label, font_size="20", font_weight="bold", fill=INK)
     if view.get("phase") == "over":
         y2 = y + LEGEND_H - 4
         x = MARGIN + 4
         s.circle(x + 13, y2, 13, fill="#fff", stroke=INK, stroke_width=2)
-        s.text(x + 13, y2 + 5, "P1", font_size="12", font_weight="bold", text_anchor="middle", fill=INK)
-        s.text(x + 32, y2 + 6, "collected (most ankhs)", font_size="17", fill=INK)
-        x += 232
+        s.text(x + 13, y2 + 5, _seat(0, tr), font_size="12", font_weight="bold", text_anchor="middle", fill=INK)
+        # three marks and their words, each after the one before (the words' length depends on the language)
+        words = [tr.gettext("collected (most ankhs)"), tr.gettext("tie: nobody"), tr.gettext("out (cobra)")]
+        size = fit_size("   ".join(words), 17, WIDTH - 2 * MARGIN - 3 * 30 - 2 * 16, 12)
+        s.text(x + 30, y2 + 6, words[0], font_size=fmt(size), fill=INK)
+        x += 30 + text_width(words[0], size) + 16
         s.rect(x, y2 - 12, 24, 24, rx="4", fill=_mix(COLOURS["blue"], 0.55), stroke=MUTED, stroke_width=1)
-        s.text(x + 30, y2 + 6, "tie: nobody", font_size="17", fill=INK)
-        x += 140
+        s.text(x + 30, y2 + 6, words[1], font_size=fmt(size), fill=INK)
+        x += 30 + text_width(words[1], size) + 16
         s.rect(x, y2 - 12, 24, 24, rx="4", fill="#444", stroke=MUTED, stroke_width=1)
         s.text(x + 12, y2 + 6, "✕", font_size="17", font_weight="bold", text_anchor="middle", fill="#fff")
-        s.text(x + 30, y2 + 6, "out (cobra)", font_size="17", fill=INK)
+        s.text(x + 30, y2 + 6, words[2], font_size=fmt(size), fill=INK)
 
 
-def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float) -> None:
+def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float, tr: Translator) -> None:
     """One player's collection: counts by colour and icon, leader stars, points, turn and result."""
     coll = view["collections"][p]
     cubes = coll.get("cubes", {})
@@ -478,7 +535,7 @@ def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float
         if over and view["ranks"][p] == 1:
             _crown(s, tx + 14, y + 21)
             tx += 34
-        name = f"P{p + 1}" + (" (you)" if p == player else "")
+        name = tr.gettext("{name} (you)").format(name=_seat(p, tr)) if p == player else _seat(p, tr)
         s.text(tx, y + 30, name, font_size="23", font_weight="bold", fill=INK)
         tx += 14 * len(name) + 14
         taken = coll.get("taken", 0)
@@ -486,29 +543,18 @@ def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float
         if over:
             score = view["scores"][p]
             rank = view["ranks"][p]
-            s.text(tx, y + 29, _rank_words(rank), font_size="19", font_weight="bold", fill=MUTED)
-            s.text(
-                x0 + w - 12,
-                y + 30,
-                f"{_num(score)} pts",
-                font_size="25",
-                font_weight="bold",
-                text_anchor="end",
-                fill=INK,
-            )
-            s.text(
-                x0 + w - 100,
-                y + 29,
-                f"{_num(points)} taken + {_num(score - points)} tray",
-                font_size="19",
-                text_anchor="end",
-                fill=MUTED,
-            )
+            s.text(tx, y + 29, _rank_words(rank, tr), font_size="19", font_weight="bold", fill=MUTED)
+            total = tr.gettext("{n} pts").format(n=_num(score))
+            s.text(x0 + w - 12, y + 30, total, font_size="25", font_weight="bold", text_anchor="end", fill=INK)
+            # how the score comes about, just left of it (never under it)
+            detail = tr.gettext("{taken} taken + {tray} tray").format(taken=_num(points), tray=_num(score - points))
+            right = x0 + w - 12 - text_width(total, 25, bold=True) - 14
+            room = right - (tx + text_width(_rank_words(rank, tr), 19, bold=True) + 14)
+            s.text(right, y + 29, detail, font_size=fmt(fit_size(detail, 19, room, 12)), text_anchor="end", fill=MUTED)
         else:
-            s.text(tx, y + 29, f"{taken} cube{'' if taken == 1 else 's'}", font_size="19", fill=MUTED)
-            s.text(
-                x0 + w - 12, y + 30, f"{points} pts", font_size="25", font_weight="bold", text_anchor="end", fill=INK
-            )
+            s.text(tx, y + 29, tr.ngettext("{n} cube", "{n} cubes", taken).format(n=taken), font_size="19", fill=MUTED)
+            pts = tr.gettext("{n} pts").format(n=points)
+            s.text(x0 + w - 12, y + 30, pts, font_size="25", font_weight="bold", text_anchor="end", fill=INK)
         # the collection, colour by colour, then the cobras
         cobra_kinds = [k for k in kinds if k["colour"] is None]
         gap = 5.0
@@ -525,9 +571,16 @@ def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float
             lead = leaders.get(colour) == p
             with s.group(cls="px-colour", data_colour=colour):
                 ankhs = coll.get("ankhs", {}).get(colour, 0)
-                tip = f"P{p + 1}, {colour}: " + ", ".join(f"{cubes.get(k['code'], 0)} {k['icon']}" for k in own)
+                counts = tr.gettext(", ").join(
+                    tr.gettext("{n} {icon}").format(n=cubes.get(k["code"], 0), icon=_icon_name(str(k["icon"]), tr))
+                    for k in own
+                )
+                name = _colour_name(colour, tr)
+                tip = tr.gettext("{name}, {colour}: {counts}").format(name=_seat(p, tr), colour=name, counts=counts)
                 if lead:
-                    tip += f" — most {colour} ankhs ({ankhs}): collects the {colour} cubes left in the tray"
+                    tip = tr.gettext(
+                        "{line} — most {colour} ankhs ({n}): collects the {colour} cubes left in the tray"
+                    ).format(line=tip, colour=name, n=ankhs)
                 s.tooltip(tip)
                 s.rect(bx, by, block_w, bh, rx="6", fill=_mix(fill, 0.82), stroke=fill, stroke_width=2.5 if lead else 1)
                 step = (block_w - 4) / max(len(own), 1)
@@ -543,7 +596,11 @@ def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float
         if cobra_kinds:
             count = sum(cubes.get(k["code"], 0) for k in cobra_kinds)
             with s.group(cls="px-colour", data_colour="cobra"):
-                s.tooltip(f"P{p + 1}: {count} cobra{'' if count == 1 else 's'} (0 points)")
+                s.tooltip(
+                    tr.ngettext("{name}: {n} cobra (0 points)", "{name}: {n} cobras (0 points)", count).format(
+                        name=_seat(p, tr), n=count
+                    )
+                )
                 s.rect(bx, by, cobra_w, bh, rx="6", fill="#e9e6df", stroke="#8a8580", stroke_width=1)
                 with s.group(opacity=None if count else "0.3"):
                     _mini_cube(s, cobra_kinds[0], bx + 19, by + bh / 2, 25, colours)
@@ -575,8 +632,10 @@ def _takes(legal: Sequence[tuple[int, str]]) -> dict[str, int]:
     return out
 
 
-def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]]) -> Board:
-    """Pyramix's table as SVG from ``view``, and one click (``take:<label>``) per legal removal."""
+def board(
+    view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int, str]], tr: Translator = ENGLISH
+) -> Board:
+    """Pyramix's table as SVG from ``view`` in the language of ``tr``; one click (``take:<label>``) per removal."""
     takes = _takes(legal)
     paths: dict[int, tuple[str, ...]] = {}
     pyramid_top = HEADER_H + TRAY_PAD + 6
@@ -586,11 +645,13 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     panels_y = pyramid_bottom + 10 + LEGEND_H * (2 if view.get("phase") == "over" else 1) + 6
     n = len(view.get("collections", []))
     height = panels_y + n * (PANEL_H + PANEL_GAP) + 4
-    who = "spectator" if player is None else f"P{player + 1}"
-    s = Svg(WIDTH, round(height), title=f"Pyramix — the cube pyramid seen from above ({who})")
-    _header(s, view, player, legal)
-    _draw_pyramid(s, view, _Pyramid(WIDTH / 2, oy), takes, paths)
-    _legend(s, view, legend_y)
+    who = tr.gettext("spectator") if player is None else _seat(player, tr)
+    s = Svg(
+        WIDTH, round(height), title=tr.gettext("Pyramix — the cube pyramid seen from above ({who})").format(who=who)
+    )
+    _header(s, view, player, legal, tr)
+    _draw_pyramid(s, view, _Pyramid(WIDTH / 2, oy), takes, paths, tr, asks=player is not None)
+    _legend(s, view, legend_y, tr)
     for p in range(n):
-        _panel(s, view, p, player, panels_y + p * (PANEL_H + PANEL_GAP))
+        _panel(s, view, p, player, panels_y + p * (PANEL_H + PANEL_GAP), tr)
     return Board(svg=s.render(), paths=paths)

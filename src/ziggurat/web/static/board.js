@@ -4,24 +4,35 @@
 // data-key values of the board elements clicked in turn to make the action.
 // This module only follows those paths: it highlights the elements that can be
 // clicked next, narrows the candidates on each click and reports the action
-// once a path is complete. It knows no rules of any game.
+// once a path is complete. It knows no rules of any game. A part of the board that is no move now may say
+// which move it would be (data-why="<action text>"): clicking it asks why not (onWhy).
 
 export class BoardClicks {
   /**
    * @param {Element} root element holding the board (event delegation)
-   * @param {{onAction: (id: number) => void, onChange?: (candidates: object[], path: string[]) => void}} handlers
+   * @param {{onAction: (id: number) => void, onChange?: (candidates: object[], path: string[]) => void,
+   *          onWhy?: (text: string) => void}} handlers
    */
   constructor(root, handlers) {
     this.root = root;
     this.onAction = handlers.onAction;
     this.onChange = handlers.onChange || (() => {});
+    this.onWhy = handlers.onWhy || (() => {});
     this.actions = [];
     this.path = [];
     this.enabled = true;
     root.addEventListener("click", (event) => {
-      const el = event.target.closest("[data-key]");
-      if (el && root.contains(el)) this.click(el.dataset.key);
-      else if (this.path.length) this.reset();
+      const el = event.target.closest("[data-key], [data-why]");
+      if (!el || !root.contains(el)) {
+        if (this.path.length) this.reset();
+        return;
+      }
+      const key = el.dataset.key;
+      if (key && this.clickable(key)) this.click(key);
+      else {
+        if (this.path.length) this.reset();
+        if (el.dataset.why && this.enabled) this.onWhy(el.dataset.why);
+      }
     });
     root.addEventListener("keydown", (event) => {
       const el = event.target.closest && event.target.closest("[data-key]");
@@ -69,6 +80,11 @@ export class BoardClicks {
     const keys = new Set();
     for (const a of this.candidates()) if (a.path.length > depth) keys.add(a.path[depth]);
     return keys;
+  }
+
+  /** Whether clicking ``key`` continues or starts a move now. */
+  clickable(key) {
+    return this.nextKeys().has(key) || this.actions.some((a) => a.path && a.path[0] === key);
   }
 
   click(key) {

@@ -1,4 +1,7 @@
 // The lobby: the new-table form (which options each game has comes from the server) and public tables.
+import { _ } from "./i18n.js";
+import { forget, remembered } from "./mine.js";
+
 const games = JSON.parse(document.getElementById("zg-games").textContent);
 const form = document.getElementById("zg-create-form");
 const gameSelect = document.getElementById("zg-game");
@@ -56,7 +59,7 @@ async function post(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json();
-  if (!r.ok) throw new Error(data.message || "the server said no");
+  if (!r.ok) throw new Error(data.message || _("the server said no"));
   return data;
 }
 
@@ -95,7 +98,7 @@ for (const button of document.querySelectorAll("[data-sit]")) {
   button.addEventListener("click", async () => {
     const name = nameInput.value.trim();
     if (!name) {
-      errorEl.textContent = "Write your name first (in the form above).";
+      errorEl.textContent = _("Write your name first (in the form above).");
       nameInput.focus();
       return;
     }
@@ -109,6 +112,49 @@ for (const button of document.querySelectorAll("[data-sit]")) {
   });
 }
 
+// "My tables": the ones this browser sits at (a guest's), besides those the server listed for an account
+const STATUS = { waiting: _("waiting for players"), playing: _("playing"), over: _("over") };
+
+async function showMine() {
+  const section = document.getElementById("zg-mine");
+  const list = document.getElementById("zg-mine-list");
+  const template = document.getElementById("zg-mine-template");
+  const listed = new Set([...list.querySelectorAll("[data-table]")].map((li) => li.dataset.table));
+  for (const t of remembered()) {
+    if (listed.has(t.id)) continue;
+    let status = "";
+    try {
+      const r = await fetch(`/api/tables/${t.id}`);
+      if (r.status === 404) {
+        forget(t.id); // deleted (a table whose seats were never all taken)
+        continue;
+      }
+      if (r.ok) status = (await r.json()).status;
+    } catch {
+      // offline: show it all the same
+    }
+    const li = template.content.firstElementChild.cloneNode(true);
+    li.dataset.table = t.id;
+    const link = li.querySelector("a");
+    link.href = `/t/${t.id}`;
+    link.textContent = t.game;
+    li.querySelector(".zg-mine-seat").textContent = _("seat {n}", { n: Number(t.seat) + 1 });
+    li.querySelector(".zg-mine-status").textContent = STATUS[status] || "";
+    const button = li.querySelector(".zg-forget");
+    button.textContent = _("Forget");
+    button.setAttribute("aria-label", _("Forget table {table}", { table: t.id }));
+    button.addEventListener("click", () => {
+      forget(t.id);
+      li.remove();
+      section.hidden = !list.children.length;
+    });
+    list.append(li);
+    listed.add(t.id);
+  }
+  section.hidden = !list.children.length;
+}
+
+showMine();
 gameSelect.addEventListener("change", showGame);
 playersSelect.addEventListener("change", showSeats);
 showGame();

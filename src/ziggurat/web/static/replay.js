@@ -1,4 +1,7 @@
 // Replays: step through the frames one audience was sent (a seat's only once the game is over).
+import { boardHelp, fitBoard, fitButton } from "./fit.js";
+import { _ } from "./i18n.js";
+
 const root = document.getElementById("zg-replay");
 const tableId = root.dataset.table;
 const seatSelect = document.getElementById("zg-replay-seat");
@@ -24,15 +27,19 @@ async function show(k) {
   if (k < 0 || k >= steps) return;
   const f = await get(`/api/tables/${tableId}/replay?seat=${seatSelect.value}&step=${k}`);
   step = k;
-  document.getElementById("zg-board").innerHTML = f.html.board;
+  const board = document.getElementById("zg-board");
+  board.innerHTML = f.html.board;
+  fitBoard(board, document.getElementById("zg-fit"));
   document.getElementById("zg-status").innerHTML = f.html.status;
   const log = document.getElementById("zg-log");
   log.innerHTML = f.html.log.join("");
   log.scrollTop = log.scrollHeight;
-  stepEl.textContent = `step ${k + 1} of ${steps}`;
+  stepEl.textContent = _("step {k} of {n}", { k: k + 1, n: steps });
   root.dataset.step = String(k);
 }
 
+fitButton(document.getElementById("zg-board"), document.getElementById("zg-fit"));
+boardHelp(document.getElementById("zg-board"), document.getElementById("zg-board-help"));
 document.getElementById("zg-first").addEventListener("click", () => show(0));
 document.getElementById("zg-prev").addEventListener("click", () => show(step - 1));
 document.getElementById("zg-next").addEventListener("click", () => show(step + 1));

@@ -6,6 +6,10 @@
 // the event number it had; a move not yet acknowledged is sent again with the
 // same message id, and the server applies it at most once.
 import { BoardClicks } from "./board.js";
+import { boardHelp, fitBoard, fitButton } from "./fit.js";
+import { _, lang } from "./i18n.js";
+import { remember } from "./mine.js";
+import { announce, markChanges, snapshot } from "./news.js";
 
 const root = document.getElementById("zg-table");
 const tableId = root.dataset.table;
@@ -20,6 +24,7 @@ const errorEl = document.getElementById("zg-error");
 const connEl = document.getElementById("zg-conn");
 
 let frame = JSON.parse(document.getElementById("zg-initial").textContent);
+let lastBoard = frame.html ? frame.html.board : ""; // the board as the server drew it last (for what changed)
 let n = frame.n; // how many log entries this page has shown: the event number
 let socket = null;
 let retry = 0;
@@ -28,7 +33,28 @@ let online = [];
 let seatLost = false; // the server said this page no longer holds its seat
 const pageTitle = document.title;
 
-const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions });
+const clicks = new BoardClicks(boardEl, { onAction: (id) => act(id), onChange: showActions, onWhy: whyNot });
+const helpEl = document.getElementById("zg-board-help");
+if (helpEl && seat !== null) helpEl.dataset.asks = "why";
+
+// a part of the board that is no move now: the engine says why, to this seat, in the page's language
+async function whyNot(text) {
+  if (seat === null || !helpEl) return;
+  try {
+    const r = await fetch(`/api/tables/${tableId}/why?text=${encodeURIComponent(text)}`);
+    const body = await r.json();
+    if (r.ok && !body.legal) {
+      helpEl.textContent = body.message;
+      helpEl.dataset.why = "true";
+    }
+  } catch {
+    // offline: the help line keeps what it says
+  }
+}
+const fitEl = document.getElementById("zg-fit");
+fitButton(boardEl, fitEl);
+fitBoard(boardEl, fitEl);
+boardHelp(boardEl, helpEl);
 
 function newId() {
   return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 36);
@@ -49,7 +75,7 @@ function showActions(candidates, path) {
   const buttons = candidates.map((a) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = a.text;
+    b.textContent = a.label || a.text;
     b.dataset.action = String(a.id);
     b.disabled = pending !== null;
     b.addEventListener("click", () => act(a.id));
@@ -59,13 +85,13 @@ function showActions(candidates, path) {
   if (path.length && candidates.length) {
     const hint = document.createElement("p");
     hint.className = "zg-muted zg-hint";
-    hint.textContent = "Now click one of the highlighted places (or pick from these):";
+    hint.textContent = _("Now click one of the highlighted places (or pick from these):");
     actionsEl.prepend(hint);
   }
   if (!candidates.length) {
     const p = document.createElement("span");
     p.className = "zg-muted";
-    p.textContent = frame.status.phase === "over" ? "The game is over." : "Nothing to do right now.";
+    p.textContent = frame.status.phase === "over" ? _("The game is over.") : _("Nothing to do right now.");
     actionsEl.replaceChildren(p);
   }
   if (clearButton) clearButton.hidden = !path.length;
@@ -108,7 +134,14 @@ function showPresence() {
 function applyFrame(f, drawn = false) {
   frame = f;
   if (f.html && !drawn) {
+    // the other players' moves since the last frame are marked on the new board and said to screen readers
+    const others = f.log.some((e) => e.kind === "move" && e.seat !== seat);
+    const before = others && lastBoard ? snapshot(lastBoard) : null;
     boardEl.innerHTML = f.html.board;
+    if (before) markChanges(boardEl, f.html.board, before);
+    lastBoard = f.html.board;
+    announce(document.getElementById("zg-news"), f.log, f.html.log, seat);
+    fitBoard(boardEl, fitEl);
     statusEl.innerHTML = f.html.status;
     for (const li of f.html.log) logEl.insertAdjacentHTML("beforeend", li);
   }
@@ -121,9 +154,10 @@ function applyFrame(f, drawn = false) {
   root.dataset.phase = f.status.phase;
   root.dataset.myTurn = String(seat !== null && f.status.to_move.includes(seat));
   // the tab says when you are asked to decide, so a player in another tab or window sees it
-  document.title = f.actions.length ? `\u25b6 Your turn \u00b7 ${pageTitle}` : pageTitle;
+  document.title = f.actions.length ? _("▶ Your turn · {title}", { title: pageTitle }) : pageTitle;
   if (f.status.clock) clockOffset = f.status.clock.now - Date.now();
-  const leave = document.getElementById("zg-leave");
+  // leaving (and the note that a bot plays on) only while the game runs and the seat is still its player's
+  const leave = document.getElementById("zg-leave-row");
   if (leave) leave.hidden = f.status.phase !== "playing" || Boolean(seat !== null && f.seats[seat].state);
   showPresence();
   showClocks();
@@ -163,7 +197,7 @@ function act(actionId) {
   root.dataset.pending = "true";
   clicks.setEnabled(false);
   showActions([], []);
-  if (!send(pending)) setConn("offline", "Not connected: the move will be sent when the connection is back.");
+  if (!send(pending)) setConn("offline", _("Not connected: the move will be sent when the connection is back."));
 }
 
 function undo() {
@@ -192,7 +226,7 @@ function onMessage(event) {
     retry = 0;
     // this page was drawn for another seat (it was opened elsewhere, or a bot plays it now): draw it again
     if (msg.seat !== seat && redraw()) return;
-    setConn("online", "Connected.");
+    setConn("online", _("Connected."));
   }
 }
 
@@ -209,15 +243,15 @@ function redraw(after = 0) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/api/tables/${tableId}/ws`);
-  setConn("connecting", retry ? "Reconnecting…" : "Connecting…");
+  setConn("connecting", retry ? _("Reconnecting…") : _("Connecting…"));
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", since: n, format: "html" }));
+    socket.send(JSON.stringify({ type: "hello", since: n, format: "html", lang }));
     if (pending) socket.send(JSON.stringify(pending)); // same id: applied at most once
   });
   socket.addEventListener("message", onMessage);
   socket.addEventListener("close", () => {
     if (seatLost && redraw(1500)) return; // watch from now on
-    setConn("offline", "Connection lost — reconnecting…");
+    setConn("offline", _("Connection lost — reconnecting…"));
     const wait = Math.min(5000, 300 * 2 ** retry);
     retry += 1;
     setTimeout(connect, wait);
@@ -234,7 +268,7 @@ async function post(url) {
 const leaveButton = document.getElementById("zg-leave");
 if (leaveButton) {
   leaveButton.addEventListener("click", () => {
-    if (confirm("Leave this table? A bot will play your seat until the end.")) post(`/api/tables/${tableId}/leave`);
+    if (confirm(_("Leave this table? A bot will play your seat until the end."))) post(`/api/tables/${tableId}/leave`);
   });
 }
 statusEl.addEventListener("click", (event) => {
@@ -301,5 +335,6 @@ function showInvites() {
 }
 
 showInvites();
+if (seat !== null) remember(tableId, root.dataset.game, seat); // the lobby's "My tables" finds it again
 applyFrame(frame, true); // the page came with this frame drawn
 connect();
