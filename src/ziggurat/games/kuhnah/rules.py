@@ -33,7 +33,7 @@ from typing import Any
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.message import Message
-from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kuhnah.cards import Card, CardList, load_cards
 from ziggurat.games.kuhnah.messages import M
@@ -80,6 +80,7 @@ SPEC = GameSpec(
     has_hidden_information=True,
     lower_score_wins=True,
     summary="Build a pyramid of heavy-under-light cards; take with jade, lowest score wins.",
+    ends=(EndReason("quarry-empty", "the deck ran out and the Quarry could not be refilled"),),
     options=(
         OptionSpec("open-jade", "bool", False, help="every player's jade count is shown (private by default)"),
         OptionSpec(

@@ -364,7 +364,7 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
         title += " · practice"
     s.text(MARGIN + 6, 32, title, font_size="24", font_weight="bold", fill=INK)
     if view["phase"] == "over" and view.get("end"):
-        s.text(MARGIN + 20 + 14.5 * len(title), 32, f"(ended: {view['end']})", font_size="16", fill=MUTED,
+        s.text(MARGIN + 20 + 14.5 * len(title), 32, f"(ended: {view['end']['text']})", font_size="16", fill=MUTED,
                cls="kk-end")  # fmt: skip
     status, colour = _status(view, own, moves, names)
     s.text(MARGIN + 6, 62, status, font_size="19", font_weight="bold", fill=colour, cls="kk-status")

@@ -412,7 +412,10 @@ def _status(ctx: _Ctx) -> str:
     if phase == "over":
         ranks = view.get("ranks") or []
         winners = [f"P{p + 1}" for p, r in enumerate(ranks) if r == 1]
-        return "Game over — " + (" and ".join(winners) + (" win" if len(winners) > 1 else " wins")) if winners else ""
+        won = (" and ".join(winners) + (" win" if len(winners) > 1 else " wins")) if winners else ""
+        # the safeguard says so: it is not the rulebook's end
+        stopped = "" if view.get("end", {}).get("printed", True) else " · stopped by the round limit"
+        return ("Game over — " + won + stopped) if won else ""
     if phase == "heritage":
         waiting = to_move if isinstance(to_move, list) else []
         names = ", ".join(f"P{p + 1}" for p in waiting)
