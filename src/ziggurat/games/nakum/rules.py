@@ -1357,16 +1357,23 @@ class NakumState(State):
         return M("reveal", pos=action - g.A_REVEAL + 1)
 
     # ------------------------------------------------------------------ text
+    def _draw_kind(self) -> str:
+        """What the chance node draws, as its texts begin: tile, market, offering or deal."""
+        head = self.draws[0] if self.draws else DRAW_MARKET
+        if head < NUM_TILES:
+            return "tile"
+        return "market" if head == DRAW_MARKET else "offering" if head == DRAW_OFFERING else "deal"
+
     def _action_text(self, action: int, player: int) -> str:
         g = self.game
         if player == CHANCE:
-            head = self.draws[0] if self.draws else DRAW_MARKET
             c = g.content
-            if head < NUM_TILES:
+            kind = self._draw_kind()
+            if kind == "tile":
                 return f"tile {c.tiles[action].key}"
-            if head == DRAW_MARKET:
+            if kind == "market":
                 return f"market {c.market[action].id}"
-            if head == DRAW_OFFERING:
+            if kind == "offering":
                 return f"offering {c.offerings[action].id}"
             return f"deal {c.heritage[action].id}"
         return g.texts[action]
@@ -1384,6 +1391,12 @@ class NakumState(State):
                     "deal": g.heritage_ids,
                 }.get(kind)
                 if table is not None and name in table:
+                    now = self._draw_kind()
+                    if kind != now:
+                        # the outcome ids of every draw start at 0: market m6 is not offering o6
+                        what = {"tile": "a tile", "market": "a market card", "offering": "an offering",
+                                "deal": "a heritage card"}  # fmt: skip
+                        raise IllegalActionError(f"chance draws {what[now]} now, not {what[kind]}")
                     return table[name]
             raise ParseActionError(f"{text!r} is not a chance outcome (tile KEY, market ID, offering ID, deal ID)")
         action = g.text_ids.get(text)
