@@ -291,4 +291,6 @@ def test_the_boards_say_why_the_game_ended() -> None:
     Console(file=out, width=200).print(render(st.view(0), 0))
     assert "Game over: no player could act on any roll." in out.getvalue()
     svg = board(st.view(0), 0, []).svg
-    assert "(ended: no player could act on any roll)" in svg
+    assert 'data-end="no-usable-roll"' in svg and "The game ended: no player could act on any roll." in svg
+    going = board(position(players=2, g=g).view(0), 0, []).svg
+    assert "The game ended" not in going and "data-end" not in going

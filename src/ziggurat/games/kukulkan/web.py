@@ -52,6 +52,7 @@ __all__ = ["board"]
 WIDTH = 680
 MARGIN = 10
 HEADER_H = 116.0
+END_LINE_H = 24.0  # a finished game says why it ended on a line of its own under the bonuses
 GAP = 10.0
 LARGE_UNIT = 62.0
 SMALL_UNIT = 29.0
@@ -332,7 +333,8 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     inner = WIDTH - 2 * MARGIN
     col_w = (inner - GAP) / 2
     placed: list[tuple[int, float, float, float, float]] = []  # player, x, y, width, unit
-    y = HEADER_H
+    ended = view["phase"] == "over" and bool(view.get("end"))
+    y = HEADER_H + (END_LINE_H if ended else 0.0)
     rest = order
     if own is not None or n <= 2:
         big = order[:1] if own is not None else order
@@ -363,14 +365,15 @@ def board(view: Mapping[str, Any], player: int | None, legal: Sequence[tuple[int
     if n == 1:
         title += " · practice"
     s.text(MARGIN + 6, 32, title, font_size="24", font_weight="bold", fill=INK)
-    if view["phase"] == "over" and view.get("end"):
-        s.text(MARGIN + 20 + 14.5 * len(title), 32, f"(ended: {view['end']['text']})", font_size="16", fill=MUTED,
-               cls="kk-end")  # fmt: skip
     status, colour = _status(view, own, moves, names)
     s.text(MARGIN + 6, 62, status, font_size="19", font_weight="bold", fill=colour, cls="kk-status")
     normal, first = _bonus_line(view, names)
     s.text(MARGIN + 6, 88, normal, font_size="16", fill=MUTED, cls="kk-bonuses")
     s.text(MARGIN + 6, 108, first, font_size="16", fill=MUTED, cls="kk-first")
+    if ended:
+        end = view["end"]
+        with s.group(cls="kk-end", data_end=str(end["code"])):
+            s.text(MARGIN + 6, 108 + END_LINE_H, f"The game ended: {end['text']}.", font_size="15", fill=INK)
     die = view.get("die")
     if view["phase"] != "over":
         choice = view.get("choice")
