@@ -42,7 +42,7 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
         ("the game ends when the deck is empty", "if deck_n == 0:", "if deck_n <= 1:"),
     ],
     "kukulkan": [
-        ("a write must be lower than its supports", "if ok and t > n:", "if ok and t >= n:"),
+        ("a write must be lower than its supports", "if t > n:  # a write", "if t >= n:  # a write"),
         ("a trail must be completable to exactly n", "if left == 1 or _trail_find(", "if left >= 1 or _trail_find("),
         (
             "a pass only when nothing is possible without a help",

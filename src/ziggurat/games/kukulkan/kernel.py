@@ -243,6 +243,20 @@ def _empty_sheet_trails(seg_ends: np.ndarray, adj_seg: np.ndarray, adj_other: np
     return out
 
 
+@jit_inline
+def _support_sum(supports: np.ndarray, values: np.ndarray, num: np.int64, p: int, b: int) -> int:
+    """The sum of block ``b``'s supports on ``p``'s sheet (``num``: its numbered blocks), -1 while one is blank."""
+    t = 0
+    for j in range(2):
+        x = supports[b, j]
+        if x < 0:
+            continue
+        if not (num >> x) & 1:
+            return -1
+        t += values[p, x]
+    return t
+
+
 @jit_leaf
 def _legal(
     cfg: np.ndarray,
@@ -310,17 +324,8 @@ def _legal(
     for b in range(nblocks):
         if not (cand >> b) & 1:
             continue
-        t = 0
-        ok = True
-        for j in range(2):
-            x = supports[b, j]
-            if x < 0:
-                continue
-            if not (num >> x) & 1:
-                ok = False
-                break
-            t += values[p, x]
-        if not ok:
+        t = _support_sum(supports, values, num, p, b)
+        if t < 0:
             continue
         if t == n:
             same_ok = True
@@ -342,17 +347,8 @@ def _legal(
     for b in range(nblocks):
         if not (cand >> b) & 1:
             continue
-        t = 0
-        ok = True
-        for j in range(2):
-            x = supports[b, j]
-            if x < 0:
-                continue
-            if not (num >> x) & 1:
-                ok = False
-                break
-            t += values[p, x]
-        if ok and t > n:
+        t = _support_sum(supports, values, num, p, b)
+        if t > n:  # a write is lower than its supports (a blank support: -1)
             out[count] = write0 + b
             count += 1
     # marks: numbered, unmarked, a base block only with its outline drawn
@@ -429,17 +425,8 @@ def _could_act(
     for b in range(cfg[_B]):
         if not (blank >> b) & 1:
             continue
-        t = 0
-        ok = True
-        for j in range(2):
-            x = supports[b, j]
-            if x < 0:
-                continue
-            if not (num >> x) & 1:
-                ok = False
-                break
-            t += values[p, x]
-        if ok and (t > 1 or same):
+        t = _support_sum(supports, values, num, p, b)
+        if t > 1 or (t == 1 and same):
             return True
     return False
 
