@@ -38,6 +38,7 @@ from ziggurat.core import (
     get_game,
     make_game,
 )
+from ziggurat.core.message import english
 
 GAMES_PER_CASE = 3
 
@@ -258,8 +259,9 @@ def play_and_check(game_id: str, players: int, options: dict[str, Any], seed: in
         state.apply_action(0)
     outcome = state.outcome()
     assert outcome.end == state.end_reason() and outcome.end in game.spec.ends
-    assert outcome.to_json()["end"] == {"code": outcome.end.code, "text": outcome.end.text,
-                                        "printed": outcome.end.printed}  # fmt: skip
+    assert outcome.to_json()["end"] == outcome.end.to_json() and outcome.end.text
+    assert english(outcome.end.message.id), "an end's words are a message of the game's catalog"
+
     assert len(outcome.scores) == len(outcome.ranks) == len(outcome.returns) == players
     assert min(outcome.ranks) == 1 and outcome.winners
     assert all(1 <= r <= players for r in outcome.ranks)

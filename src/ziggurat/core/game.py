@@ -61,7 +61,7 @@ TERMINAL = -4
 _SIM_MOVER = -8
 
 # the end of a game whose spec declares none (a game from another package, written before ends)
-GAME_OVER = EndReason("over", "the game is over")
+GAME_OVER = EndReason("over", CORE("end_over"))
 
 STATE_FORMAT = "ziggurat-state"
 STATE_VERSION = 1

@@ -17,32 +17,42 @@ class EndReason:
     """Why a finished game ended, in the game's own words.
 
     ``code`` is short and stable (lower-case words joined by dashes): it names
-    the end in files (the ``end`` column of ``games.csv``), in kernels (as its
-    index in :attr:`GameSpec.ends <ziggurat.core.spec.GameSpec.ends>`) and in
-    translation catalogs, which key on it and never on the English ``text``.
-    ``text`` says it for a person, lower case, as the end of "The game ended:
-    ...". ``printed`` is true for the rulebook's own end and false for an end
-    the project added (a backstop ruling, a safety limit, an end of an earlier
-    ruling that old saved games still carry), which a front end should not
-    present as the rulebook's.
+    the end in files (the ``end`` column of ``games.csv``) and in kernels (as
+    its index in :attr:`GameSpec.ends <ziggurat.core.spec.GameSpec.ends>`).
+    ``message`` says it for a person like every other message of the game
+    (:mod:`ziggurat.core.message`: a catalog id, ``<game>.end_<code>``, that a
+    translated front end looks up, and the English ``text``), lower case, as
+    the end of "The game ended: ...". ``printed`` is true for the rulebook's own
+    end and false for an end the project added (a backstop ruling, a safety
+    limit, an end of an earlier ruling that old saved games still carry), which
+    a front end must not present as the rulebook's.
 
-    >>> EndReason("quarry-empty", "the Quarry could not be refilled").to_json()
-    {'code': 'quarry-empty', 'text': 'the Quarry could not be refilled', 'printed': True}
+    >>> from ziggurat.core.message import Catalog
+    >>> demo = Catalog("demo_ends", {"end_empty": "the Quarry could not be refilled"})
+    >>> end = EndReason("empty", demo("end_empty"))
+    >>> end.text, end.to_json()["message"]["id"]
+    ('the Quarry could not be refilled', 'demo_ends.end_empty')
     """
 
     code: str
-    text: str
+    message: Message
     printed: bool = True
 
     def __post_init__(self) -> None:
         if not _CODE.fullmatch(self.code):
             raise ValueError(f"an end code is lower-case words joined by dashes, not {self.code!r}")
-        if not self.text:
-            raise ValueError(f"end {self.code!r} needs a text")
 
-    def to_json(self) -> dict[str, object]:
-        """JSON-ready form."""
-        return {"code": self.code, "text": self.text, "printed": self.printed}
+    @property
+    def text(self) -> str:
+        """The English words (the message's text)."""
+        return self.message.text
+
+    def __hash__(self) -> int:  # a Message is not hashable: the id stands for it
+        return hash((self.code, self.message.id, self.printed))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form: ``code``, ``text`` (English), ``printed`` and the ``message`` (id, params, text)."""
+        return {"code": self.code, "text": self.text, "printed": self.printed, "message": self.message.to_json()}
 
 
 @dataclass(frozen=True)

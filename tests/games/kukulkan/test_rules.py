@@ -502,7 +502,12 @@ def test_rulebook_scoring_example_josh_scores_17() -> None:
     do(st, 1, f"mark b{TOP}")
     assert st.is_terminal() and st.current_player() == TERMINAL
     assert st.end_reason().code == "bonuses" and st.end_reason().printed
-    assert st.view(None)["end"] == {"code": "bonuses", "text": "the three normal bonuses were claimed", "printed": True}
+    assert st.view(None)["end"] == {
+        "code": "bonuses",
+        "text": "the three normal bonuses were claimed",
+        "printed": True,
+        "message": {"id": "kukulkan.end_bonuses", "params": {}, "text": "the three normal bonuses were claimed"},
+    }
     assert st.scores()[0] == 17 == 10 + 4 + 3
     assert st.scores()[1] == 6 + 6  # five base blocks and the top, plus the full bonus (highest external 6)
     assert st.outcome().ranks[0] == 1

@@ -80,7 +80,7 @@ SPEC = GameSpec(
     has_hidden_information=True,
     lower_score_wins=True,
     summary="Build a pyramid of heavy-under-light cards; take with jade, lowest score wins.",
-    ends=(EndReason("quarry-empty", "the deck ran out and the Quarry could not be refilled"),),
+    ends=(EndReason("quarry-empty", M("end_quarry_empty")),),
     options=(
         OptionSpec("open-jade", "bool", False, help="every player's jade count is shown (private by default)"),
         OptionSpec(

@@ -75,10 +75,10 @@ AXIS_POINTS = 3
 # ALL_PASSED is the backstop before the ruling of 2026-11-24; only games saved then end so.
 NOT_OVER, END_BONUSES, END_NO_ROLL, END_ROUND_LIMIT, END_ALL_PASSED = -1, 0, 1, 2, 3
 ENDS = (
-    EndReason("bonuses", "the three normal bonuses were claimed"),
-    EndReason("no-usable-roll", "no player could act on any roll", printed=False),
-    EndReason("round-limit", "the round limit was reached (a safeguard, not a rule of the game)", printed=False),
-    EndReason("all-passed", "every player had to pass (the backstop before 2026-11-24)", printed=False),
+    EndReason("bonuses", M("end_bonuses")),
+    EndReason("no-usable-roll", M("end_no_usable_roll"), printed=False),
+    EndReason("round-limit", M("end_round_limit"), printed=False),
+    EndReason("all-passed", M("end_all_passed"), printed=False),
 )
 # the end texts states saved before the end codes wrote
 _OLD_END_TEXTS = {"the three normal bonuses were claimed": END_BONUSES, "every player had to pass": END_ALL_PASSED}

@@ -97,7 +97,7 @@ SPEC = GameSpec(
     has_chance=True,
     has_hidden_information=True,
     summary="Build one shared pyramid of gems, matching colours; the last player able to place wins.",
-    ends=(EndReason("nobody-can-play", "nobody could place a card"),),
+    ends=(EndReason("nobody-can-play", M("end_nobody_can_play")),),
     options=(
         OptionSpec(
             "wildcards", "bool", False, variant=True,

@@ -79,8 +79,8 @@ NIGHT_DRAWS = (DRAW_MARKET,) * MARKET_SIZE + (DRAW_OFFERING,) * OFFERINGS_SIZE
 # How a game ends, as indices of ENDS: the rulebook's end, then the safeguard (never the rulebook's)
 END_SECOND_OFFERING, END_ROUND_LIMIT = 0, 1
 ENDS = (
-    EndReason("second-offering", "a player completed a second offering"),
-    EndReason("round-limit", "the round limit was reached (a safeguard, not a rule of the game)", printed=False),
+    EndReason("second-offering", M("end_second_offering")),
+    EndReason("round-limit", M("end_round_limit"), printed=False),
 )
 MAX_ROUNDS = 50  # about seven times a purposeful game (docs/games/nakum.md)
 

@@ -76,7 +76,7 @@ SPEC = GameSpec(
     has_chance=True,
     has_hidden_information=False,
     summary="Take cubes from a pyramid standing on its corner; win colours with ankh majorities.",
-    ends=(EndReason("no-removal", "the player to move had no cube they could remove"),),
+    ends=(EndReason("no-removal", M("end_no_removal")),),
     options=(OptionSpec("box", "path", None, help="a TOML cube list to play with instead of the rulebook's"),),
 )
 
