@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from ziggurat.analysis.report import arena_summary, summarise, write_csv, write_report
+from ziggurat.analysis.runfiles import read_rows
 from ziggurat.analysis.simulate import Setup, arena, arena_tasks, game_seed, seat_lineup, simulate, variant_setups
 from ziggurat.analysis.stats import bradley_terry, wilson
 from ziggurat.core import ZigguratError, game_ids
@@ -91,6 +92,28 @@ def test_report_and_plots_are_written(tmp_path: Path) -> None:
     seats = summary["setups"]["base"]["seats"]
     assert seats[1]["win"]["rate"] > seats[0]["win"]["rate"]  # greedy sits in seat 2
     assert len((tmp_path / "games.csv").read_text().splitlines()) == 41
+    assert all(r["end"] == "quarry-empty" for r in result.rows)
+    assert summary["setups"]["base"]["ends"]["quarry-empty"]["rate"] == 1.0
+    assert "How the games ended" in html and "the deck ran out and the Quarry could not be refilled" in html
+
+
+def test_the_report_shows_the_share_of_each_end_per_setup(tmp_path: Path) -> None:
+    """Nakum ends by a second offering or, as a safeguard, by its round limit: both are counted per setup."""
+    setups = [Setup("nakum", 2, {}, "fifty rounds"), Setup("nakum", 2, {"max-rounds": 3}, "three rounds")]
+    result = simulate(setups, ["random"], games=12, seed=2)
+    assert {r["end"] for r in result.rows} <= {"second-offering", "round-limit"}
+    summary = write_report(result, tmp_path, "Nakum ends")
+    short = summary["setups"]["three rounds"]["ends"]
+    assert short["round-limit"]["rate"] == 1.0 and short["round-limit"]["n"] == 12
+    assert summary["ends"]["round-limit"] == {
+        "text": "the round limit was reached (a safeguard, not a rule of the game)",
+        "printed": False,
+    }
+    assert summary["setups"]["fifty rounds"]["ends"]["second-offering"]["rate"] > 0.5
+    html = (tmp_path / "report.html").read_text()
+    assert "round-limit 100.0%" in html  # the variants table
+    rows = read_rows(tmp_path / "games.csv")
+    assert [r["end"] for r in rows] == [r["end"] for r in result.rows]
 
 
 def test_arena_summary_rates_the_stronger_bot_higher() -> None:

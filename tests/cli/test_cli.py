@@ -37,8 +37,10 @@ def test_bots_only_game_runs_to_the_end_and_saves(tmp_path: Path) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "Final result" in result.output and ("Winner" in result.output or "Shared win" in result.output)
+    assert "The game ended: the deck ran out and the Quarry could not be refilled." in " ".join(result.output.split())
     record = GameRecord.load(save)
     assert record.seed == 7 and record.seats == ["random"] * 3 and record.result is not None
+    assert record.result["end"]["code"] == "quarry-empty"
     again = runner.invoke(app, args[:-2])
     assert again.output in result.output, "same seed, same game"
     replay = runner.invoke(app, ["replay", str(save), "--no-pause"])

@@ -6,8 +6,9 @@ the end; every action's text parses back to it; an illegal action raises and
 changes nothing; a copy evolves independently; replaying the record reproduces
 the state; the JSON round trip is exact at every step (simultaneous rounds
 included) and play goes on from a reloaded state as from the original; a player's view is the same in every
-state consistent with it (resampling); scores exist only at the end; the game
-stays under its declared length bound; the same seed gives the same game.
+state consistent with it (resampling); scores and the end reason exist only at
+the end, which is one of the game's declared ends; the game stays under its
+declared length bound; the same seed gives the same game.
 
 A new game passes this suite without any change here.
 """
@@ -37,6 +38,7 @@ from ziggurat.core import (
     get_game,
     make_game,
 )
+from ziggurat.core.message import english
 
 GAMES_PER_CASE = 3
 
@@ -218,6 +220,8 @@ def play_and_check(game_id: str, players: int, options: dict[str, Any], seed: in
     state = game.new_initial_state()
     with pytest.raises(NotOverError):
         state.scores()
+    with pytest.raises(NotOverError):
+        state.end_reason()
     assert state.returns() == [0.0] * players
     replay_points = set(rng.sample(range(1, 400), 6))
     steps = 0
@@ -254,6 +258,10 @@ def play_and_check(game_id: str, players: int, options: dict[str, Any], seed: in
     with pytest.raises(GameOverError):
         state.apply_action(0)
     outcome = state.outcome()
+    assert outcome.end == state.end_reason() and outcome.end in game.spec.ends
+    assert outcome.to_json()["end"] == outcome.end.to_json() and outcome.end.text
+    assert english(outcome.end.message.id), "an end's words are a message of the game's catalog"
+
     assert len(outcome.scores) == len(outcome.ranks) == len(outcome.returns) == players
     assert min(outcome.ranks) == 1 and outcome.winners
     assert all(1 <= r <= players for r in outcome.ranks)
@@ -348,6 +356,7 @@ def test_registry_entry_is_complete(game_id: str) -> None:
     entry = get_game(game_id)
     spec = entry.game_class.spec
     assert spec.id == game_id and spec.name and spec.summary
+    assert spec.ends and spec.ends[0].printed, "every game declares its ends, the rulebook's first"
     assert entry.rules.strip() and len(entry.rules.splitlines()) <= 40, "rules summary fits one screen"
     assert entry.render is not None
     game = make_game(game_id, spec.min_players)

@@ -128,6 +128,6 @@ def test_each_games_page_lists_its_messages_with_their_templates() -> None:
     for gid in ("kuhnah", "pyramix", "lucent", "kukulkan", "nakum"):
         page = (root / "docs" / "games" / f"{gid}.md").read_text(encoding="utf-8")
         module = importlib.import_module(f"ziggurat.games.{gid}.messages")
-        for group in ("NAMES", "REFUSALS", "MOVES", "SCORING"):
+        for group in ("NAMES", "REFUSALS", "MOVES", "SCORING", "ENDS"):
             for key, template in getattr(module, group).items():
                 assert f"- `{key}`: {template}\n" in page, f"docs/games/{gid}.md does not list {gid}.{key}"

@@ -35,13 +35,14 @@ def replay_many(
     k = kernel if kernel is not None else kernel_for(game)
     config = k.prepare(game)
     seeds = run_seeds(run_seed, 0, games)
-    scores, ranks, decisions, steps = k.play(config, seeds)
+    scores, ranks, decisions, steps, ends = k.play(config, seeds)
     checked = 0
     for i, seed in enumerate(seeds):
         trace = Trace(*k.trace(config, int(seed)))
-        state = replay(game, trace)
+        state = replay(game, trace)  # the same end, scores and ranks as the engine's
         # play() and trace() play the same game for a seed
         assert list(trace.scores) == list(scores[i]) and list(trace.ranks) == list(ranks[i])
+        assert trace.end == ends[i]
         assert len(trace) == steps[i] == len(state.history)
         assert decisions[i] == sum(1 for p, _ in state.history if p >= 0)
         checked += len(trace)

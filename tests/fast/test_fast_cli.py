@@ -48,6 +48,7 @@ def test_fast_simulate_writes_the_same_report_and_csv_shape(tmp_path: Path) -> N
         assert row["winners"] == ";".join(str(p + 1) for p in state.outcome().winners)
         assert int(row["length"]) == sum(1 for p, _ in state.history if p >= 0)
         assert int(row["actions"]) == len(state.history)
+        assert row["end"] == state.end_reason().code == "quarry-empty"
     # the same rows with any job count; compared variants share the game seeds
     again = runner.invoke(
         app, [*base, "--jobs", "2", "--out", str(tmp_path / "fast2"), "--engine", "fast", "--compare-variants"]
@@ -77,6 +78,11 @@ def test_fast_simulate_rows_of_simultaneous_games_replay(tmp_path: Path, game_id
         assert [str(r) for r in state.outcome().ranks] == [row[f"p{p + 1}_rank"] for p in range(players)]
         assert int(row["length"]) == sum(1 for p, _ in state.history if p >= 0)
         assert int(row["actions"]) == len(state.history)
+    # the end of every row is the engine's (Kukulkán's random games end both ways)
+    assert game_id != "kukulkan" or {r["end"] for r in rows} == {"bonuses", "no-usable-roll"}
+    for row in rows:
+        assert row["end"] == replay(game, trace(game, int(row["seed"]))).end_reason().code
+    assert "ends: " in result.output
 
 
 @pytest.mark.parametrize(

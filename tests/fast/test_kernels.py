@@ -2,8 +2,8 @@
 
 Each case replays thousands of seeded kernel games through the engine's checked
 ``apply_action``: at every step the kernel's actor and its whole set of legal
-actions (or chance outcomes) must equal the engine's, and at the end the scores
-and ranks. ``test_mutants.py`` shows that a kernel with a rule changed fails.
+actions (or chance outcomes) must equal the engine's, and at the end the end
+reason, the scores and the ranks. ``test_mutants.py`` shows that a kernel with a rule changed fails.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ CASES: dict[str, list[tuple[int, dict[str, object], int]]] = {
         *[(p, {"geomancer-focus": True}, 300) for p in range(2, 6)],
         *[(p, {"geomancer-focus": True, "wildcards": True, "points": True}, 200) for p in range(2, 6)],
     ],
-    "kukulkan": [(p, {}, 400) for p in range(1, 7)],
+    "kukulkan": [*[(p, {}, 400) for p in range(1, 7)], (3, {"max-rounds": 60}, 200), (2, {"max-rounds": 3}, 100)],
     "nakum": [
         *[(p, {}, 600) for p in range(2, 5)],
         (3, {"max-rounds": 40}, 300),
@@ -87,7 +87,7 @@ def test_same_seed_same_games_in_any_split(game_id: str) -> None:
     again = play_random(game_id, players, 300, seed=5, options=options)
     head = play_random(game_id, players, 120, seed=5, options=options)
     tail = play_random(game_id, players, 180, seed=5, options=options, start=120)
-    for field in ("scores", "ranks", "decisions", "steps", "seeds"):
+    for field in ("scores", "ranks", "decisions", "steps", "ends", "seeds"):
         a = getattr(whole, field)
         assert np.array_equal(a, getattr(again, field))
         assert np.array_equal(a, np.concatenate([getattr(head, field), getattr(tail, field)]))

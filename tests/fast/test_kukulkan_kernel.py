@@ -34,8 +34,10 @@ from ziggurat.games.kukulkan.rules import (
     BASE,
     BD,
     CHOOSE,
-    END_ALL_PASSED,
     END_BONUSES,
+    END_NO_ROLL,
+    END_ROUND_LIMIT,
+    ENDS,
     H_NONE,
     K_DRAW,
     K_NONE,
@@ -122,8 +124,8 @@ def _coverage(players: int, options: dict[str, object], games: int, seen: Counte
                         late = [p for p in range(players) if st.marked[p] & pair == pair and not st.claims[p] & bit]
                         seen["first_to_claim_closed"] += bool(late)
         assert st.is_terminal()
-        seen["end_by_bonuses" if st.end == END_BONUSES else "end_all_passed"] += 1
-        assert st.end in (END_BONUSES, END_ALL_PASSED)
+        assert st.end in (END_BONUSES, END_NO_ROLL, END_ROUND_LIMIT)
+        seen[f"end_{ENDS[st.end].code}"] += 1
         for name, bit in BONUSES.items():
             seen[f"bonus_{name}"] += sum(1 for c in st.claims if c & bit)
         out = st.outcome()
@@ -137,11 +139,12 @@ def test_replayed_games_exercise_every_rule() -> None:
     seen: Counter[str] = Counter()
     for players, games in ((1, 150), (3, 120), (6, 40)):
         _coverage(players, {}, games, seen)
+    _coverage(2, {"max-rounds": 60}, 40, seen)
     expected = [
         "several_players_choosing", "pass", "pass_beside_a_help", "same_value", "plus_minus",
         "permanent_plus_minus", "super_six", "start_refused", "dead_end_refused", "through_a_drawn_point",
         "trail_back_to_its_own_point", "write_not_lower_refused", "base_mark_waits_for_outline",
-        "first_to_claim_shared", "first_to_claim_closed", "end_by_bonuses", "end_all_passed",
+        "first_to_claim_shared", "first_to_claim_closed", "end_bonuses", "end_no-usable-roll", "end_round-limit",
         "tie_shared", "tie_broken_by_marks", *[f"bonus_{name}" for name in BONUSES],
     ]  # fmt: skip
     missing = [name for name in expected if not seen[name]]
@@ -218,7 +221,7 @@ def test_the_replay_refuses_a_player_who_has_already_chosen() -> None:
     done = next(p for p in range(3) if p != t.actors[end])
     actors = t.actors.copy()
     actors[end] = done
-    bad = Trace(actors, t.actions, t.offsets, t.legal, t.scores, t.ranks)
+    bad = Trace(actors, t.actions, t.offsets, t.legal, t.scores, t.ranks, t.end)
     with pytest.raises(ReplayMismatch, match=f"step {end}: the kernel has actor {done}, the engine waits for"):
         replay(game, bad)
 
@@ -276,3 +279,30 @@ def test_a_trace_too_large_for_its_buffer_is_played_again_with_more_room(monkeyp
     again = kernel.trace(config, seed)
     assert len(rooms) == 2 and rooms[1] > rooms[0]
     assert all(np.array_equal(a, b) for a, b in zip(again, whole, strict=True))
+
+
+def test_the_kernels_could_act_is_the_engines() -> None:
+    """The backstop's test in compiled code, on the random sheets the engine's is checked on (tests/games)."""
+    from tests.games.kukulkan.helpers import position, random_sheet
+    from ziggurat.games.kukulkan import kernel
+    from ziggurat.games.kukulkan.rules import U_PLUS, U_SAME, U_SUPER
+
+    rng = random.Random(5)
+    game = make_game("kukulkan", 2)
+    config = kernel.prepare(game)
+    cfg, supports = config[0], config[5]
+    bits = {"same-value": U_SAME, "plus-one": U_PLUS, "super-six": U_SUPER}
+    seen = Counter()
+    for _ in range(1500):
+        sheets = [random_sheet(game, rng), random_sheet(game, rng)]  # type: ignore[arg-type]
+        st = position(players=2, sheets=sheets, g=game)  # type: ignore[arg-type]
+        drawn = np.asarray(st.drawn, np.int64)
+        values = np.asarray(st.values, np.int32).reshape(2, game.B)  # type: ignore[attr-defined]
+        numbered = np.asarray(st.numbered, np.int64)
+        marked = np.asarray(st.marked, np.int64)
+        helps = np.asarray([sum(bits[h] for h in s["helps_used"]) for s in sheets], np.int64)
+        for p in range(2):
+            mine = bool(kernel._could_act(cfg, supports, p, drawn, values, numbered, marked, helps))
+            assert mine == st.could_act(p), sheets[p]
+            seen[mine] += 1
+    assert seen[True] > 100 and seen[False] > 100

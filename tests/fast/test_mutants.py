@@ -42,7 +42,7 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
         ("the game ends when the deck is empty", "if deck_n == 0:", "if deck_n <= 1:"),
     ],
     "kukulkan": [
-        ("a write must be lower than its supports", "if ok and t > n:", "if ok and t >= n:"),
+        ("a write must be lower than its supports", "if t > n:  # a write", "if t >= n:  # a write"),
         ("a trail must be completable to exactly n", "if left == 1 or _trail_find(", "if left >= 1 or _trail_find("),
         (
             "a pass only when nothing is possible without a help",
@@ -54,6 +54,9 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
             "if ac_open and m & (a_bit | c_bit)",
             "if not c & AC and m & (a_bit | c_bit)",
         ),
+        ("an unmarked numbered block keeps the game going", "    if num & ~marked[p]:\n        return True\n", ""),
+        ("the round limit ends its last round", "elif rounds >= cfg[_MAX_ROUNDS]:", "elif rounds > cfg[_MAX_ROUNDS]:"),
+        ("the bonuses' end is reported as such", "            end = END_BONUSES\n", "            end = END_NO_ROLL\n"),
     ],
     "nakum": [
         ("a camp opens only beside a worker on its tile", "if active and cubes[t] != full:", "if cubes[t] != full:"),
@@ -63,13 +66,18 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
             "if cap[s] == 1 or _pop(o) >= 2:",
         ),
         ("a second offering ends the game", "if pl[p, P_MADE] >= 2:", "if pl[p, P_MADE] >= 3:"),
+        (
+            "the round limit is its own end",
+            "end = END_SECOND_OFFERING if sv[S_END] else END_ROUND_LIMIT",
+            "end = END_SECOND_OFFERING",
+        ),
     ],
 }
 
 # per game: the setups replayed, then how many games of each
 CASES: dict[str, tuple[list[tuple[int, dict[str, object]]], int]] = {
     "kuhnah": ([(2, {}), (3, {"jade-wild": True}), (5, {})], 60),
-    "kukulkan": ([(1, {}), (3, {}), (6, {})], 60),
+    "kukulkan": ([(1, {}), (3, {}), (6, {}), (2, {"max-rounds": 40})], 60),
     "nakum": ([(2, {}), (4, {}), (3, {"max-rounds": 40})], 60),
 }
 
@@ -135,7 +143,7 @@ def _swap(cfg: Any, i: int, j: int) -> None:
         ("kukulkan", "b9 rests on two blocks", lambda c: c[5].__setitem__((9, 1), -1)),
         ("nakum", "the storage limit of maize", lambda c: c[0].__setitem__(5, c[0][5] - 1)),
         ("nakum", "two skins make a point", lambda c: c[0].__setitem__(9, 3)),
-        ("nakum", "a safeguard of 15 rounds", lambda c: c[0].__setitem__(11, 14)),
+        ("nakum", "the safeguard's round", lambda c: c[0].__setitem__(11, c[0][11] - 1)),
         ("nakum", "a marked space holds two with 4 players", lambda c: c[5].__setitem__(slice(None), 1)),
     ],
     ids=lambda x: x if isinstance(x, str) else None,

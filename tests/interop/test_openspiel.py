@@ -201,3 +201,22 @@ def test_games_and_states_pickle() -> None:
     again = pickle.loads(pickle.dumps(state))
     assert str(again) == str(state) and again.history() == state.history()
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
+
+
+def test_kukulkans_length_bound_counts_rounds_up_to_its_safeguard() -> None:
+    """Under the revised end no bound exists without the round limit: R + P (R + S + progress)."""
+    for rounds, players in ((1000, 2), (6, 3)):
+        game = pyspiel.load_game(f"python_kukulkan(players={players},max_rounds={rounds})")
+        assert game.max_game_length() == rounds + players * (rounds + 62 + 91) == game.zgame.max_game_length
+    rng = np.random.default_rng(3)
+    for _ in range(5):  # games cut by the limit stay inside the bound, and end after its last round
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+        assert len(state.history()) <= game.max_game_length()
+        assert state.zstate.end_reason().code == "round-limit"

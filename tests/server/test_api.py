@@ -333,6 +333,9 @@ def test_whole_game_against_a_bot_then_records_and_replays(any_client: TestClien
     end = play_out(client, table, tokens, seed=1)
     assert end["status"]["outcome"]["ranks"]
     assert end["log"][-1]["kind"] == "end"
+    # why it ended, for the final screen: one of the game's ends, in its words
+    live_state = client.app.state.server.service.tables[table].state
+    assert end["status"]["outcome"]["end"] == live_state.end_reason().to_json()
     # the full record replays to the very state the server holds
     full = client.get(f"/api/tables/{table}/record", params={"full": True})
     assert full.status_code == 200

@@ -2,7 +2,8 @@
 
 :func:`summarise` turns rows into figures a designer reads: per-seat win rates
 with 95% intervals (first-player advantage), score distributions, winning
-margins, game length, and the same per setup when variants are compared.
+margins, game length, how the games ended (the share of each of the game's
+ends), and the same per setup when variants are compared.
 :func:`arena_summary` rates bots. :func:`write_report` writes ``games.csv``
 (and ``games.parquet`` when pyarrow is installed), ``summary.json``, the PNG
 plots and ``report.html`` with the plots embedded.
@@ -24,6 +25,7 @@ import numpy as np
 
 from ziggurat.analysis.simulate import RunResult
 from ziggurat.analysis.stats import bradley_terry, mean_sd, wilson
+from ziggurat.core.registry import get_game
 
 
 def _win_credit(row: dict[str, Any], seat: int) -> float:
@@ -66,8 +68,26 @@ def _margins(rows: Sequence[dict[str, Any]], lower_wins: bool) -> list[float]:
     return margins
 
 
-def summarise_rows(rows: Sequence[dict[str, Any]], lower_wins: bool = False) -> dict[str, Any]:
-    """Figures of one setup's rows (all with the same player count)."""
+def _end_shares(rows: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[str, dict[str, float]]:
+    """The share of each end (the rows' ``end`` codes) with its 95% interval: the game's order, then others.
+
+    Rows without an end (written before the column existed) are left out, so the
+    shares are of the games whose end is known.
+    """
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        code = r.get("end")
+        if code:
+            counts[str(code)] += 1
+    known = sum(counts.values())
+    codes = [c for c in order if c in counts] + sorted(c for c in counts if c not in order)
+    return {c: _rate(counts[c], known) for c in codes}
+
+
+def summarise_rows(
+    rows: Sequence[dict[str, Any]], lower_wins: bool = False, end_order: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Figures of one setup's rows (all with the same player count); ``end_order``: the game's end codes."""
     n = len(rows)
     players = int(rows[0]["players"]) if rows else 0
     credits = _credits(rows, players)
@@ -102,6 +122,7 @@ def summarise_rows(rows: Sequence[dict[str, Any]], lower_wins: bool = False) -> 
         },
         "margin": {"mean": mm, "sd": msd, "median": _percentile(margins, 0.5)},
         "shared_wins": _rate(ties, n),
+        "ends": _end_shares(rows, end_order),
     }
 
 
@@ -110,10 +131,14 @@ def summarise(result: RunResult, lower_wins: bool = False) -> dict[str, Any]:
     by_setup: dict[str, list[dict[str, Any]]] = {s.label: [] for s in result.setups}
     for r in result.rows:
         by_setup[r["setup"]].append(r)
+    ends = get_game(result.setups[0].game).game_class.spec.ends if result.setups else ()
+    order = [e.code for e in ends]
     return {
         "seed": result.seed,
         "bots": result.bots,
-        "setups": {label: summarise_rows(rows, lower_wins) for label, rows in by_setup.items()},
+        "setups": {label: summarise_rows(rows, lower_wins, order) for label, rows in by_setup.items()},
+        # the game's words for each end code (the rulebook's end is "printed")
+        "ends": {e.code: {"text": e.text, "printed": e.printed} for e in ends},
     }
 
 
@@ -257,6 +282,11 @@ def _pct(rate: dict[str, float]) -> str:
     return f"{100 * rate['rate']:.1f}% [{100 * rate['low']:.1f}, {100 * rate['high']:.1f}]"
 
 
+def ends_line(shares: dict[str, dict[str, float]]) -> str:
+    """``"bonuses 95.5%, no-usable-roll 4.5%"``: the share of each end of a setup."""
+    return ", ".join(f"{code} {100 * r['rate']:.1f}%" for code, r in shares.items())
+
+
 def render_html(title: str, summary: dict[str, Any], plots: Sequence[Path]) -> str:
     """A self-contained HTML report (PNGs embedded as data URIs)."""
     parts = [f"<h1>{html.escape(title)}</h1>", f"<p>seed {summary['seed']}, bots: {', '.join(summary['bots'])}</p>"]
@@ -275,7 +305,9 @@ def render_html(title: str, summary: dict[str, Any], plots: Sequence[Path]) -> s
                 "length",
                 "margin",
                 *[f"seat {p + 1} score" for p in range(len(s["seats"]))],
+                "ends",
             ]
+            body[-1].append(ends_line(s["ends"]))
         parts.append("<h2>Variants compared (same seeds)</h2>" + _table(head, body))
     for lab, s in setups.items():
         parts.append(f"<h2>Setup: {html.escape(lab)} ({s['games']} games, {s['players']} players)</h2>")
@@ -291,6 +323,14 @@ def render_html(title: str, summary: dict[str, Any], plots: Sequence[Path]) -> s
                 [[b, v["games"], _pct(v["win"])] for b, v in s["bots"].items()],
             )
         )
+        if s["ends"]:
+            words = summary.get("ends", {})
+            end_rows = []
+            for code, rate in s["ends"].items():
+                known = words.get(code, {})
+                end_rows.append([code, known.get("text", ""), "yes" if known.get("printed") else "no", _pct(rate)])
+            end_head = ["end", "in the game's words", "the rulebook's", "games [95% CI]"]
+            parts.append("<h3>How the games ended</h3>" + _table(end_head, end_rows))
         ln, mg = s["length"], s["margin"]
         parts.append(
             f"<p>Length: mean {ln['mean']:.1f} decisions (sd {ln['sd']:.1f}, median {ln['median']:.0f}, "

@@ -26,7 +26,7 @@ from ziggurat.core.errors import DocumentError, ZigguratError
 
 RUN_FORMAT = "ziggurat-run"
 RUN_VERSION = 1
-TEXT_COLUMNS = ("setup", "winners")  # and every column ending in "_bot"
+TEXT_COLUMNS = ("setup", "winners", "end")  # and every column ending in "_bot"
 
 
 class RowLog:

@@ -87,7 +87,7 @@ def play_game(game: Game, seats: Sequence[str], seed: int, bot_options: BotOptio
     state = match.state
     outcome = state.outcome()
     decisions = sum(1 for actor, _ in state.history if actor >= 0)
-    row: dict[str, Any] = {"seed": seed, "length": decisions, "actions": len(state.history)}
+    row: dict[str, Any] = {"seed": seed, "length": decisions, "actions": len(state.history), "end": outcome.end.code}
     for p, name in enumerate(seats):
         row[f"p{p + 1}_bot"] = name
     for p in range(game.num_players):

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ziggurat.analysis.backends import BACKENDS, default_jobs
-from ziggurat.analysis.report import arena_summary, write_report
+from ziggurat.analysis.report import arena_summary, ends_line, write_report
 from ziggurat.analysis.runfiles import RowLog, check_done, load_spec, read_rows, save_spec, write_rows
 from ziggurat.analysis.simulate import (
     Setup,
@@ -374,6 +374,8 @@ def simulate_command(
             f"shared wins {100 * s['shared_wins']['rate']:.1f}%",
             highlight=False,
         )
+        if s["ends"]:
+            console.print(f"  ends: {ends_line(s['ends'])}", highlight=False)
     n_games = len(result.rows) - len(previous)
     console.print(Text(f"{n_games} games in {elapsed:.1f}s ({n_games / max(elapsed, 1e-9):.0f} games/s)", style="dim"))
     if out is not None:

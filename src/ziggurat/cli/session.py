@@ -195,6 +195,7 @@ class PlaySession:
             table.add_row(Text(self.label(p)), f"{score:g}", str(outcome.ranks[p]))
         self.console.print(table)
         self.console.print(breakdown_table(self.match.state.score_breakdown(None), self.label))
+        self.say(f"The game ended: {outcome.end.text}.")
         winners = " and ".join(self.label(p) for p in outcome.winners)
         self.say(f"Winner: {winners}" if len(outcome.winners) == 1 else f"Shared win: {winners}")
 

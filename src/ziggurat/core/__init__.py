@@ -21,7 +21,7 @@ from ziggurat.core.errors import (
 from ziggurat.core.export import player_record
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.match import Match, random_playout
-from ziggurat.core.outcome import Outcome, scores_line
+from ziggurat.core.outcome import EndReason, Outcome, scores_line
 from ziggurat.core.record import GameRecord
 from ziggurat.core.registry import (
     GameEntry,
@@ -45,6 +45,7 @@ __all__ = [
     "ConfigError",
     "ContentError",
     "DocumentError",
+    "EndReason",
     "Game",
     "GameEntry",
     "GameOverError",

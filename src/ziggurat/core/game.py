@@ -44,7 +44,15 @@ from ziggurat.core.errors import (
     ZigguratError,
 )
 from ziggurat.core.message import CORE, Message
-from ziggurat.core.outcome import Outcome, PlayerScore, ScoreBreakdown, ScoreTerm, ranks_from_keys, returns_from_ranks
+from ziggurat.core.outcome import (
+    EndReason,
+    Outcome,
+    PlayerScore,
+    ScoreBreakdown,
+    ScoreTerm,
+    ranks_from_keys,
+    returns_from_ranks,
+)
 from ziggurat.core.spec import GameSpec, OptionValue
 
 CHANCE = -1
@@ -53,6 +61,9 @@ TERMINAL = -4
 
 # ``State._mover`` of legal actions cached for a player at a simultaneous node: _SIM_MOVER - player
 _SIM_MOVER = -8
+
+# the end of a game whose spec declares none (a game from another package, written before ends)
+GAME_OVER = EndReason("over", CORE("end_over"))
 
 STATE_FORMAT = "ziggurat-state"
 STATE_VERSION = 1
@@ -164,7 +175,7 @@ class Game(ABC):
                     replay.apply_action(a, None if p == CHANCE else p)
             except ZigguratError as exc:
                 raise RecordError(f"saved state: its history does not replay ({exc})") from None
-            if replay._dump() != state._dump():
+            if not state._reached_by(replay):
                 raise RecordError("saved state: its history does not lead to its position")
             state.history = [(p, a) for p, a in history]
         return state
@@ -246,6 +257,30 @@ class State(ABC):
     @abstractmethod
     def _scores(self) -> tuple[float, ...]:
         """The game's own final scores (only called on terminal states)."""
+
+    def _reached_by(self, replay: State) -> bool:
+        """Hook: whether ``replay``, this loaded state's saved history played again, is this very position.
+
+        The default compares the whole states. A game whose end rule was revised
+        may also accept a game saved as over under the earlier rule that its
+        history, played by today's rules, leaves going on (the state keeps the
+        end it was saved with).
+        """
+        return replay._dump() == self._dump()
+
+    def _end_reason(self) -> EndReason:
+        """Hook: why this finished game ended, one of ``spec.ends`` (only called on terminal states).
+
+        The default serves a game with one end (and, as "the game is over", one
+        that declares none); a game that can end in several ways says which one
+        ended this game.
+        """
+        ends = self.game.spec.ends
+        if len(ends) == 1:
+            return ends[0]
+        if not ends:
+            return GAME_OVER
+        raise NotImplementedError(f"{self.game.spec.name} declares {len(ends)} ends: its state must say which one")
 
     def _rank_keys(self) -> list[tuple[float, ...]]:
         """Per-player keys, larger is better; ties on the whole key share a place."""
@@ -679,8 +714,21 @@ class State(ABC):
             raise NotOverError("scores exist only once the game is over")
         return self._scores()
 
+    def end_reason(self) -> EndReason:
+        """Why the game ended, in the game's own words (one of ``spec.ends``); raises NotOverError before the end.
+
+        >>> from ziggurat.core.registry import make_game
+        >>> from ziggurat.core.match import random_playout
+        >>> import random
+        >>> random_playout(make_game("pyramix", 2).new_initial_state(), random.Random(1)).end_reason().code
+        'no-removal'
+        """
+        if not self.is_terminal():
+            raise NotOverError("the game is not over: it has no end reason yet")
+        return self._end_reason()
+
     def outcome(self) -> Outcome:
-        """Scores, ranks and returns of the finished game."""
+        """Why the finished game ended, its scores, ranks and returns."""
         scores = self.scores()
         ranks = ranks_from_keys(self._rank_keys())
         returns = returns_from_ranks(ranks)
@@ -688,7 +736,7 @@ class State(ABC):
         if self.num_players == 1 and bounds is not None:
             low, high = bounds
             returns = (max(-1.0, min(1.0, 2.0 * (scores[0] - low) / (high - low) - 1.0)),)
-        return Outcome(scores=tuple(scores), ranks=ranks, returns=returns)
+        return Outcome(scores=tuple(scores), ranks=ranks, returns=returns, end=self._end_reason())
 
     def returns(self) -> list[float]:
         """Returns for learning: zeros until the end, then the outcome's returns."""

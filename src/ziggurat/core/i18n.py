@@ -30,7 +30,7 @@ import gettext
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["ENGLISH", "N_", "Message", "Plural", "Translator"]
+__all__ = ["ENGLISH", "N_", "Message", "Plural", "Translator", "engine_text"]
 
 
 class Translator(Protocol):
@@ -97,3 +97,39 @@ def N_(message: str) -> Message:
     True
     """
     return Message(message)
+
+
+def engine_text(message: object, tr: Translator = ENGLISH) -> str:
+    """An engine's message (a :class:`~ziggurat.core.message.Message`, or its JSON) in the language of ``tr``.
+
+    The engines write English templates by message id (``games/<id>/messages.py``); a
+    front end's catalogs hold each one under its id as context, so the same English
+    may read differently for two ids. A string parameter the catalog knows (an animal,
+    a colour, a resource: the content's own words) is translated too; any other (a
+    card's id, Nakum's names) stays as it is. A game's board writes the engine's words
+    with this, so games need no catalog of their own.
+    """
+    from ziggurat.core.message import Message as EngineMessage
+    from ziggurat.core.message import english, render
+    from ziggurat.core.registry import game_ids
+
+    game_ids()  # the games' catalogs are made when the games are found
+    if not isinstance(message, EngineMessage):
+        message = EngineMessage.from_json(message)  # type: ignore[arg-type]
+
+    def lookup(message_id: str) -> str:
+        return tr.pgettext(message_id, english(message_id))
+
+    def terms(m: EngineMessage) -> EngineMessage:
+        def term(value: object) -> object:
+            if isinstance(value, EngineMessage):
+                return terms(value)
+            if isinstance(value, str) and value:
+                return tr.gettext(value)
+            if isinstance(value, list | tuple):
+                return [term(v) for v in value]
+            return value
+
+        return EngineMessage(m.id, {k: term(v) for k, v in m.params.items()})
+
+    return render(terms(message), lookup, conjunction=tr.pgettext("list", "and"))

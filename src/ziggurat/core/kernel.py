@@ -36,14 +36,16 @@ class Batch:
     (int32) are competition ranks as in :class:`~ziggurat.core.outcome.Outcome`
     (1 for the winners, ties shared, next place skipped); ``decisions`` counts
     player actions and ``steps`` every applied action, chance included (the
-    ``length`` and ``actions`` columns of ``simulate``); ``seeds`` are the
-    per-game seeds the kernel played (uint64).
+    ``length`` and ``actions`` columns of ``simulate``); ``ends`` (int8) say
+    how each game ended, as an index of the game's ``spec.ends`` (the ``end``
+    column); ``seeds`` are the per-game seeds the kernel played (uint64).
     """
 
     scores: np.ndarray
     ranks: np.ndarray
     decisions: np.ndarray
     steps: np.ndarray
+    ends: np.ndarray
     seeds: np.ndarray
 
     def __len__(self) -> int:
@@ -57,8 +59,8 @@ class Trace:
     Step ``i`` was taken by ``actors[i]`` (a player, or -1 for chance; where several
     players choose at once, the one who made this atomic decision) and chose
     ``actions[i]`` from ``legal[offsets[i]:offsets[i + 1]]`` (the kernel's legal
-    actions or chance outcomes there, in any order). ``scores`` and ``ranks`` are
-    the kernel's outcome of the game.
+    actions or chance outcomes there, in any order). ``scores``, ``ranks`` and
+    ``end`` (an index of the game's ``spec.ends``) are the kernel's outcome of the game.
     """
 
     actors: np.ndarray
@@ -67,6 +69,7 @@ class Trace:
     legal: np.ndarray
     scores: np.ndarray
     ranks: np.ndarray
+    end: int
 
     def __len__(self) -> int:
         return int(self.actors.shape[0])
@@ -89,14 +92,17 @@ class GameKernel:
     * ``prepare(game)``: the configuration the compiled functions take (numpy
       arrays and numbers derived from the game: its content and options).
     * ``play(config, seeds)``: play one game per seed (uint64 array); returns
-      ``(scores, ranks, decisions, steps)`` arrays as in :class:`Batch`.
+      ``(scores, ranks, decisions, steps, ends)`` arrays as in :class:`Batch`.
     * ``trace(config, seed)``: play the game of one seed (the same game ``play``
       plays for that seed) and return ``(actors, actions, offsets, legal,
-      scores, ranks)`` as in :class:`Trace`.
+      scores, ranks, end)`` as in :class:`Trace`.
+
+    A game with one end reports index 0 for every game; one with several must
+    report the end its engine reaches (the replay checks it).
     """
 
     game_id: str
     unsupported: Callable[[Game], str | None]
     prepare: Callable[[Game], Any]
-    play: Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
-    trace: Callable[[Any, int], tuple[np.ndarray, ...]]
+    play: Callable[[Any, np.ndarray], tuple[np.ndarray, ...]]
+    trace: Callable[[Any, int], tuple[Any, ...]]

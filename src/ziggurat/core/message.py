@@ -234,5 +234,7 @@ CORE = Catalog(
         "choice_hidden": "makes a choice (shown once everyone has chosen)",
         # score breakdowns
         "score": "score",
+        # why a game ended, for a game that declares no end of its own
+        "end_over": "the game is over",
     },
 )

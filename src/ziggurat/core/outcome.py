@@ -1,18 +1,65 @@
-"""Outcomes: the game's own scores, ranks with shared places, returns for learning."""
+"""Outcomes: why the game ended, the game's own scores, ranks with shared places, returns for learning."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.core.message import Message
 
+_CODE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class EndReason:
+    """Why a finished game ended, in the game's own words.
+
+    ``code`` is short and stable (lower-case words joined by dashes): it names
+    the end in files (the ``end`` column of ``games.csv``) and in kernels (as
+    its index in :attr:`GameSpec.ends <ziggurat.core.spec.GameSpec.ends>`).
+    ``message`` says it for a person like every other message of the game
+    (:mod:`ziggurat.core.message`: a catalog id, ``<game>.end_<code>``, that a
+    translated front end looks up, and the English ``text``), lower case, as
+    the end of "The game ended: ...". ``printed`` is true for the rulebook's own
+    end and false for an end the project added (a backstop ruling, a safety
+    limit, an end of an earlier ruling that old saved games still carry), which
+    a front end must not present as the rulebook's.
+
+    >>> from ziggurat.core.message import Catalog
+    >>> demo = Catalog("demo_ends", {"end_empty": "the Quarry could not be refilled"})
+    >>> end = EndReason("empty", demo("end_empty"))
+    >>> end.text, end.to_json()["message"]["id"]
+    ('the Quarry could not be refilled', 'demo_ends.end_empty')
+    """
+
+    code: str
+    message: Message
+    printed: bool = True
+
+    def __post_init__(self) -> None:
+        if not _CODE.fullmatch(self.code):
+            raise ValueError(f"an end code is lower-case words joined by dashes, not {self.code!r}")
+
+    @property
+    def text(self) -> str:
+        """The English words (the message's text)."""
+        return self.message.text
+
+    def __hash__(self) -> int:  # a Message is not hashable: the id stands for it
+        return hash((self.code, self.message.id, self.printed))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form: ``code``, ``text`` (English), ``printed`` and the ``message`` (id, params, text)."""
+        return {"code": self.code, "text": self.text, "printed": self.printed, "message": self.message.to_json()}
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended.
+    """How a finished game ended: why, the scores, the places, the returns.
 
+    ``end`` is the reason the game ended (one of its spec's ``ends``).
     ``ranks[p]`` is 1 for the winners; players with equal rank keys share a place
     and the next place is skipped (1, 1, 3). ``returns`` are in ``[-1, 1]`` and sum
     to zero with two or more players: each player gets +1 for every opponent
@@ -22,6 +69,7 @@ class Outcome:
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     returns: tuple[float, ...]
+    end: EndReason
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -30,7 +78,12 @@ class Outcome:
 
     def to_json(self) -> dict[str, object]:
         """JSON-ready form."""
-        return {"scores": list(self.scores), "ranks": list(self.ranks), "winners": list(self.winners)}
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "end": self.end.to_json(),
+        }
 
 
 @dataclass(frozen=True)

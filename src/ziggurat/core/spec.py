@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.core.errors import OptionError, PlayerCountError
+from ziggurat.core.outcome import EndReason
 
 OptionValue = bool | int | str | None
 
@@ -75,6 +76,10 @@ class GameSpec:
     """What a game is, independent of any one play of it.
 
     ``lower_score_wins`` is true for games where the lowest score wins (K'uh Nah).
+    ``ends`` lists every way a game of it can end (see
+    :class:`~ziggurat.core.outcome.EndReason`), the rulebook's own end first; a
+    finished state's :meth:`~ziggurat.core.game.State.end_reason` is one of
+    them, and a compiled kernel reports an end as its index here.
     """
 
     id: str
@@ -89,7 +94,20 @@ class GameSpec:
     lower_score_wins: bool = False
     summary: str = ""
     min_players_note: str = ""
+    ends: tuple[EndReason, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        codes = [e.code for e in self.ends]
+        if len(set(codes)) != len(codes):
+            raise ValueError(f"{self.id}: end codes must differ, not {codes}")
+
+    def end(self, code: str) -> EndReason:
+        """The end called ``code`` (a KeyError names the known ones)."""
+        for e in self.ends:
+            if e.code == code:
+                return e
+        raise KeyError(f"{self.name} has no end {code!r} (ends: {', '.join(e.code for e in self.ends) or 'none'})")
 
     @property
     def player_counts(self) -> range:

@@ -84,15 +84,15 @@ def play_random(
     g = _game(game, players, options)
     kernel = kernel_for(g)
     seeds = run_seeds(seed, start, games)
-    scores, ranks, decisions, steps = kernel.play(kernel.prepare(g), seeds)
-    return Batch(scores, ranks, decisions, steps, seeds)
+    scores, ranks, decisions, steps, ends = kernel.play(kernel.prepare(g), seeds)
+    return Batch(scores, ranks, decisions, steps, ends, seeds)
 
 
 def trace(game: Game, seed: int) -> Trace:
     """The kernel game of per-game seed ``seed`` (a :attr:`Batch.seeds` entry), step by step."""
     kernel = kernel_for(game)
-    actors, actions, offsets, legal, scores, ranks = kernel.trace(kernel.prepare(game), seed)
-    return Trace(actors, actions, offsets, legal, scores, ranks)
+    actors, actions, offsets, legal, scores, ranks, end = kernel.trace(kernel.prepare(game), seed)
+    return Trace(actors, actions, offsets, legal, scores, ranks, int(end))
 
 
 def replay(game: Game, kernel_trace: Trace) -> State:
@@ -100,7 +100,7 @@ def replay(game: Game, kernel_trace: Trace) -> State:
 
     At every step the engine must have the same actor and the same set of legal
     actions (chance outcomes at chance nodes) as the kernel, and at the end the
-    same scores and ranks; otherwise :class:`ReplayMismatch` names the step.
+    same end reason, scores and ranks; otherwise :class:`ReplayMismatch` names the step.
     Where several players choose at once (a simultaneous node), the kernel's
     actor must be one of those still to choose, and it acts with
     ``apply_action(action, actor)`` as any driver of the engine would.
@@ -129,6 +129,10 @@ def replay(game: Game, kernel_trace: Trace) -> State:
     if not state.is_terminal():
         raise ReplayMismatch(f"the kernel ended after {len(kernel_trace)} steps but the engine's game goes on")
     outcome = state.outcome()
+    ends = game.spec.ends
+    mine_end = ends[kernel_trace.end].code if 0 <= kernel_trace.end < len(ends) else f"#{kernel_trace.end}"
+    if outcome.end.code != mine_end:
+        raise ReplayMismatch(f"the game ended differently: engine {outcome.end.code!r}, kernel {mine_end!r}")
     scores = tuple(float(s) for s in kernel_trace.scores)
     ranks = tuple(int(r) for r in kernel_trace.ranks)
     if outcome.scores != scores or outcome.ranks != ranks:

@@ -19,6 +19,7 @@ import numpy as np
 from ziggurat.analysis.backends import run_chunks
 from ziggurat.analysis.simulate import RunResult, Setup
 from ziggurat.core.errors import ZigguratError
+from ziggurat.core.registry import get_game
 from ziggurat.fast.driver import kernel_for, run_seeds
 
 FAST_BOTS = ("random",)
@@ -42,8 +43,8 @@ def _fast_chunk(payload: tuple[Setup, int, int, int]) -> tuple[np.ndarray, ...]:
     game = setup.make()
     kernel = kernel_for(game)
     seeds = run_seeds(seed, start, count)
-    scores, ranks, decisions, steps = kernel.play(kernel.prepare(game), seeds)
-    return seeds, scores, ranks, decisions, steps
+    scores, ranks, decisions, steps, ends = kernel.play(kernel.prepare(game), seeds)
+    return seeds, scores, ranks, decisions, steps, ends
 
 
 def simulate_fast(
@@ -70,18 +71,19 @@ def simulate_fast(
 
     results = run_chunks(_fast_chunk, payloads, jobs=jobs, backend=backend, address=address, on_chunk=on_chunk)
     rows: list[dict[str, Any]] = []
-    for (s_i, start), (seeds, scores, ranks, decisions, steps) in zip(parts, results, strict=True):
+    for (s_i, start), (seeds, scores, ranks, decisions, steps, ends) in zip(parts, results, strict=True):
         setup = setups[s_i]
         players = setup.players
+        codes = [e.code for e in get_game(setup.game).game_class.spec.ends]
         names = [bots[i % len(bots)] for i in range(players)]
         score_list = scores.tolist()
         rank_list = ranks.tolist()
-        for k, (gseed, length, actions) in enumerate(
-            zip(seeds.tolist(), decisions.tolist(), steps.tolist(), strict=True)
+        for k, (gseed, length, actions, end) in enumerate(
+            zip(seeds.tolist(), decisions.tolist(), steps.tolist(), ends.tolist(), strict=True)
         ):
             g = start + k
             row: dict[str, Any] = {"index": s_i * games + g, "setup": setup.label, "game": g, "players": players,
-                                   "seed": gseed, "length": length, "actions": actions}  # fmt: skip
+                                   "seed": gseed, "length": length, "actions": actions, "end": codes[end]}  # fmt: skip
             for p in range(players):
                 row[f"p{p + 1}_bot"] = names[p]
             sc = score_list[k]

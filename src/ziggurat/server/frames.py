@@ -91,6 +91,7 @@ def status(table: LiveTable) -> dict[str, Any]:
             "scores": list(outcome.scores),
             "ranks": list(outcome.ranks),
             "winners": list(outcome.winners),
+            "end": outcome.end.to_json(),  # why the game ended, in the game's words (the code keys translations)
         }
     return out
 

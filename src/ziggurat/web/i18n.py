@@ -195,13 +195,8 @@ ENGINE_LOCATION = "games/{prefix}/messages"  # where an engine message's templat
 
 
 def engine_text(message: Any, tr: Translator) -> str:
-    """An engine's message (a :class:`~ziggurat.core.message.Message`, or its JSON) in the language of ``tr``.
-
-    The engines write English templates by message id (``games/<id>/messages.py``);
-    the catalogs hold each one under its id as context, so the same English may read
-    differently for two ids. A string parameter the catalog knows (an animal, a
-    colour, a resource: the content's own words) is translated too; any other (a
-    card's id, Nakum's names) stays as it is.
+    """An engine's message (a :class:`~ziggurat.core.message.Message`, or its JSON) in the language of ``tr``
+    (:func:`ziggurat.core.i18n.engine_text`, which the games' boards use too).
 
     >>> from ziggurat.core.message import Message
     >>> card = Message("kuhnah.card", {"id": "17a", "value": 17, "left": "monkey", "right": "bat"})
@@ -209,32 +204,9 @@ def engine_text(message: Any, tr: Translator) -> str:
     >>> engine_text(m, translator("en")), engine_text(m, translator("es"))
     ('takes the 17 (monkey|bat) with 2 jade', 'toma el 17 (mono|murciélago) con 2 jade')
     """
-    from ziggurat.core import game_ids
-    from ziggurat.core.message import Message, english, render
+    from ziggurat.core.i18n import engine_text as core_engine_text
 
-    game_ids()  # the games' catalogs are made when the games are found
-    if not isinstance(message, Message):
-        message = Message.from_json(message)
-
-    def lookup(message_id: str) -> str:
-        return tr.pgettext(message_id, english(message_id))
-
-    return render(_with_terms(message, tr), lookup, conjunction=tr.pgettext("list", "and"))
-
-
-def _with_terms(message: Any, tr: Translator) -> Any:
-    from ziggurat.core.message import Message
-
-    def term(value: Any) -> Any:
-        if isinstance(value, Message):
-            return _with_terms(value, tr)
-        if isinstance(value, str) and value:
-            return tr.gettext(value)
-        if isinstance(value, list | tuple):
-            return [term(v) for v in value]
-        return value
-
-    return Message(message.id, {k: term(v) for k, v in message.params.items()})
+    return core_engine_text(message, tr)
 
 
 def _engine_messages() -> Iterable[tuple[str, str, str]]:

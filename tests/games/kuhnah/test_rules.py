@@ -707,3 +707,18 @@ def test_resampling_splits_the_unseen_cards_uniformly() -> None:
                 counts[c] += 1
         sd = (n * share * (1 - share)) ** 0.5
         assert all(abs(k - n * share) < 5 * sd + 1 for k in counts.values()), (players, takes)
+
+
+def test_a_chance_text_of_another_kind_of_node_is_refused() -> None:
+    """The start player's outcome ids are card ids too: "start player 1" is no card removed, nor a reveal a removal."""
+    from ziggurat.core import CHANCE, IllegalActionError, make_game
+
+    state = make_game("kuhnah", 2).new_initial_state()
+    first = state.action_to_text(state.chance_outcomes()[0][0], CHANCE)
+    assert first.startswith("remove ")
+    before = state.to_json()
+    for text in ("start player 1", "reveal " + first.split()[1]):
+        with pytest.raises(IllegalActionError, match="chance removes a card now"):
+            state.action_from_text(text, CHANCE)
+    assert state.to_json() == before
+    assert state.action_from_text(first, CHANCE) == state.chance_outcomes()[0][0]

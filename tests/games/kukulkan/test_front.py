@@ -14,8 +14,9 @@ from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.games.kukulkan import ENTRY
 from ziggurat.games.kukulkan.encode import tensor, tensor_size
 from ziggurat.games.kukulkan.render import render
+from ziggurat.games.kukulkan.rules import KukulkanState
 
-from .helpers import A, do, game, outlines, position, roll
+from .helpers import AXIS, A, C, do, everything, game, outlines, position, roll, texts
 
 
 def test_registered_under_its_id_name_and_alias() -> None:
@@ -175,3 +176,46 @@ def test_greedy_clearly_beats_random() -> None:
         m.run_bots(seats)
         wins += m.state.outcome().ranks[seats.index("greedy")] == 1
     assert wins >= 10
+
+
+def test_the_axis_column_needs_four_three_two_one_from_the_bottom_up() -> None:
+    from ziggurat.games.kukulkan.heuristic import needs
+
+    need = needs(game(2).sheet)
+    assert [need[b] for b in AXIS[1:]] == [4, 3, 2, 1]  # over the printed 6
+    assert need[C] == 1 and need[9] == 1  # A rests on b9 alone, but b9 on two
+    assert need[9 + 2] == 3  # b11, the axis in row 2
+
+
+def _greedy(st: KukulkanState, p: int = 0) -> str:
+    from ziggurat.games.kukulkan.heuristic import heuristic
+
+    return st.action_to_text(heuristic(st, p, random.Random(0)), p)
+
+
+def test_greedy_writes_the_axis_falling_one_value_at_a_time() -> None:
+    g = game(1)
+    closed = outlines(g, AXIS[1])
+    st = position(die=5, sheets=[{"drawn": closed}], g=g)
+    assert _greedy(st) == f"write b{AXIS[1]}"  # 5 over the printed 6
+    st = position(die=2, sheets=[{"drawn": closed}], g=g)
+    assert f"write b{AXIS[1]}" in texts(st)
+    assert _greedy(st).startswith("draw")  # a 2 there would leave no room for the column above
+
+
+def test_greedy_takes_a_help_for_an_exact_mark_on_the_axis() -> None:
+    g = game(1)
+    values = {AXIS[1]: 5}
+    st = position(die=4, sheets=[{"drawn": everything(g), "values": values, "marked": [0, 1, 3, 4]}], g=g)
+    assert _greedy(st) == "help plus-one 5"
+    do(st, 0, "help plus-one 5")
+    assert _greedy(st) == f"mark b{AXIS[1]}"
+
+
+def test_greedy_games_end_by_the_bonuses() -> None:
+    ends = []
+    for seed in range(10):
+        m = Match(game(2), seed=seed)
+        m.run_bots(["greedy", "greedy"])
+        ends.append(m.state.end_reason().code)
+    assert ends.count("bonuses") >= 8, ends

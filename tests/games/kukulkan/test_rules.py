@@ -10,14 +10,26 @@ from tests.helpers import refusal
 from ziggurat.core import CHANCE, SIMULTANEOUS, TERMINAL
 from ziggurat.core.errors import IllegalActionError, ParseActionError
 
-from .helpers import AXIS, BASE, TOP, A, B, C, D, do, everything, game, outlines, position, roll, seg, texts
-
-# A complete, legal numbering of every block of the shipped sheet.
-FULL_VALUES = {5: 6, C: 4, 7: 5, D: 4, 9: 6, 10: 6, 11: 4, 12: 6, A: 5, 14: 3, B: 5, TOP: 2}
-# Every block numbered but the top, which can't be (nothing is lower than 1); no 3 anywhere.
-STUCK_VALUES = {**{b: v for b, v in FULL_VALUES.items() if b != TOP}, 14: 1}
-NUMBERED = [*BASE, *STUCK_VALUES]
-ALL_HELPS = ["same-value", "plus-one", "super-six"]
+from .helpers import (
+    ALL_HELPS,
+    AXIS,
+    BASE,
+    FULL_VALUES,
+    STUCK_VALUES,
+    TOP,
+    A,
+    B,
+    C,
+    D,
+    do,
+    everything,
+    game,
+    outlines,
+    position,
+    roll,
+    seg,
+    texts,
+)
 
 
 # ----------------------------------------------------------------- the round
@@ -489,7 +501,13 @@ def test_rulebook_scoring_example_josh_scores_17() -> None:
     do(st, 0, f"mark b{TOP}")
     do(st, 1, f"mark b{TOP}")
     assert st.is_terminal() and st.current_player() == TERMINAL
-    assert st.view(None)["end"] == "the three normal bonuses were claimed"
+    assert st.end_reason().code == "bonuses" and st.end_reason().printed
+    assert st.view(None)["end"] == {
+        "code": "bonuses",
+        "text": "the three normal bonuses were claimed",
+        "printed": True,
+        "message": {"id": "kukulkan.end_bonuses", "params": {}, "text": "the three normal bonuses were claimed"},
+    }
     assert st.scores()[0] == 17 == 10 + 4 + 3
     assert st.scores()[1] == 6 + 6  # five base blocks and the top, plus the full bonus (highest external 6)
     assert st.outcome().ranks[0] == 1
@@ -512,27 +530,8 @@ def test_game_ends_when_each_normal_bonus_has_been_claimed_by_someone() -> None:
     assert st.view(None)["sheets"][0]["bonuses"] == ["axis", "full"]
 
 
-def test_backstop_a_round_where_every_player_had_to_pass() -> None:
-    g = game(2)
-    stuck = {"drawn": everything(g), "values": STUCK_VALUES, "marked": NUMBERED, "helps_used": ALL_HELPS}
-    st = position(players=2, die=3, sheets=[stuck, stuck], g=g)
-    assert texts(st, 0) == ["pass"] and texts(st, 1) == ["pass"]
-    do(st, 0, "pass")
-    do(st, 1, "pass")
-    assert st.is_terminal() and st.view(None)["end"] == "every player had to pass"
-
-
-def test_no_backstop_while_someone_acts() -> None:
-    g = game(2)
-    stuck = {"drawn": everything(g), "values": STUCK_VALUES, "marked": NUMBERED, "helps_used": ALL_HELPS}
-    st = position(players=2, die=3, sheets=[stuck, {}], g=g)
-    do(st, 0, "pass")
-    do(st, 1, "draw s0", "draw s1", "draw s2")
-    assert st.is_chance_node()
-
-
 def test_score_and_tie_breaks() -> None:
-    g = game(3)
+    g = game(3, **{"max-rounds": 1})  # the players could still mark: the round limit ends it
     base = {"drawn": everything(g), "values": STUCK_VALUES, "helps_used": ALL_HELPS}  # no 3 anywhere
     a = {**base, "marked": [0, 1, 7]}  # 3 marked
     b = {**base, "marked": [0, 1, 2]}  # 3 marked
@@ -540,20 +539,20 @@ def test_score_and_tie_breaks() -> None:
     st = position(players=3, die=3, sheets=[a, b, c], g=g)
     for p in range(3):
         do(st, p, "pass")
-    assert st.is_terminal()
+    assert st.is_terminal() and st.end_reason().code == "round-limit"
     assert st.scores() == (3.0, 3.0, 2.0)
     assert st.outcome().ranks == (1, 1, 3)
 
 
 def test_more_marked_blocks_break_a_tie() -> None:
-    g = game(2)
+    g = game(2, **{"max-rounds": 1})
     base = {"drawn": everything(g), "values": STUCK_VALUES, "helps_used": ALL_HELPS}
     bonus = {**base, "marked": [C, A], "bonuses": ["A-C"]}  # 2 + |4 - 5| = 3
     plain = {**base, "marked": [0, 1, 2]}  # 3
     st = position(players=2, die=3, sheets=[bonus, plain], g=g)
     do(st, 0, "pass")
     do(st, 1, "pass")
-    assert st.scores() == (3.0, 3.0)
+    assert st.is_terminal() and st.scores() == (3.0, 3.0)
     assert st.outcome().ranks == (2, 1)
 
 
@@ -562,11 +561,12 @@ def test_max_game_length_bounds_random_games() -> None:
     rng = random.Random(11)
     from ziggurat.core import random_playout
 
-    for players in (1, 2, 3, 6):
-        g = game(players)
-        assert g.max_rounds == players * (62 + 12 + 17) + 1
+    for players, limit in ((1, 1000), (2, 1000), (3, 40), (6, 1000), (2, 5)):
+        g = game(players, **{"max-rounds": limit})
+        assert g.max_rounds == limit
+        assert g.max_game_length == limit + players * (limit + 62 + (62 + 12 + 17))
         for _ in range(10):
             st = random_playout(g.new_initial_state(), rng)
             assert st.is_terminal() and len(st.history) <= g.max_game_length
             rolls = sum(1 for p, _ in st.history if p == CHANCE)
-            assert rolls <= g.max_rounds
+            assert rolls <= limit and (st.end_reason().code != "round-limit" or rolls == limit)

@@ -448,6 +448,8 @@ def test_the_round_of_a_second_offering_is_played_out_then_scored_without_night(
     state.apply_text("explore 3")
     assert state.current_player() == TERMINAL and state.phase == OVER
     assert state.layout[1] == -1, "no night: the explored tile is not revealed"
+    end = state.end_reason()
+    assert (end.code, end.printed) == ("second-offering", True) and state.view(0)["end"] == end.to_json()
 
 
 def test_the_last_round_lets_a_player_make_a_third_offering_and_scores_it() -> None:
@@ -472,10 +474,46 @@ def test_the_last_round_lets_a_player_make_a_third_offering_and_scores_it() -> N
     assert state.score_parts(0)["offerings"] == points
 
 
-def test_max_rounds_safeguard_ends_the_game() -> None:
+def test_max_rounds_safeguard_ends_the_game_as_its_own_end() -> None:
     game = game_with(2, **{"max-rounds": 1})
     state = random_playout(game.new_initial_state(), random.Random(3))
     assert state.round == 1 and state.is_terminal()
+    end = state.end_reason()
+    assert (end.code, end.printed) == ("round-limit", False) and "not a rule" in end.text
+    assert state.view(None)["end"]["code"] == "round-limit"
+
+
+def test_the_safeguard_is_fifty_rounds_by_default() -> None:
+    """The rulebook sets no round limit; the safeguard is 50 rounds (docs/rulings.md), not the 15 it was."""
+    opt = game_with(2).spec.option("max-rounds")
+    assert opt.default == 50 and game_with(2).max_rounds == 50
+    # the issue's game: random bots, seed 1, used to stop at round 15 with offerings [0, 1]
+    from ziggurat.core import Match
+
+    m = Match(game_with(2), seed=1)
+    m.run_bots(["random", "random"])
+    assert m.state.is_terminal() and m.state.round > 15  # type: ignore[attr-defined]
+
+
+def test_a_second_offering_in_the_last_round_is_still_the_rulebooks_end() -> None:
+    state = _one_offering_made()
+    state.game.max_rounds = state.round  # this is the last round the safeguard allows
+    give(state, 0, maize=6, skins=2)
+    state.apply_text("place pyramid")
+    state.apply_text("offer o1")
+    state.apply_text("explore 2")
+    state.apply_text("explore 3")
+    assert state.is_terminal() and state.end_reason().code == "second-offering"
+
+
+def test_a_chance_text_of_another_draw_is_refused() -> None:
+    state = game_with(2).new_initial_state()
+    assert state.action_to_text(state.chance_outcomes()[0][0], CHANCE).startswith("offering")
+    before = state.to_json()
+    with pytest.raises(IllegalActionError, match="draws an offering now, not a market card"):
+        state.apply_text("market m6", CHANCE)  # it was taken as offering o6
+    assert state.to_json() == before
+    chance(state, "offering o6")
 
 
 def test_scores_count_offerings_cards_tokens_and_storage_rounded_down() -> None:

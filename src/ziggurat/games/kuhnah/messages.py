@@ -71,4 +71,9 @@ SCORING = {
     "score_lowest": "the lowest score wins",
 }
 
-M = Catalog("kuhnah", {**NAMES, **REFUSALS, **MOVES, **SCORING})
+# why the game ended (State.end_reason; the game's spec.ends, as end_<code>)
+ENDS = {
+    "end_quarry_empty": "the deck ran out and the Quarry could not be refilled",
+}
+
+M = Catalog("kuhnah", {**NAMES, **REFUSALS, **MOVES, **SCORING, **ENDS})

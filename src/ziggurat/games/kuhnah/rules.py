@@ -33,7 +33,7 @@ from typing import Any
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.message import Message
-from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kuhnah.cards import Card, CardList, load_cards
 from ziggurat.games.kuhnah.messages import M
@@ -80,6 +80,7 @@ SPEC = GameSpec(
     has_hidden_information=True,
     lower_score_wins=True,
     summary="Build a pyramid of heavy-under-light cards; take with jade, lowest score wins.",
+    ends=(EndReason("quarry-empty", M("end_quarry_empty")),),
     options=(
         OptionSpec("open-jade", "bool", False, help="every player's jade count is shown (private by default)"),
         OptionSpec(
@@ -584,10 +585,17 @@ class KuhNahState(State):
         words = text.split()
         if player == CHANCE:
             if len(words) == 3 and words[:2] == ["start", "player"] and words[2].isdigit():
-                return int(words[2]) - 1
-            if len(words) == 2 and words[0] in ("remove", "reveal"):
-                return self._card_index(words[1])
-            raise ParseActionError(f"{text!r} is not a chance outcome (remove X, reveal X, start player N)")
+                verb, outcome = "start", int(words[2]) - 1
+            elif len(words) == 2 and words[0] in ("remove", "reveal"):
+                verb, outcome = words[0], self._card_index(words[1])
+            else:
+                raise ParseActionError(f"{text!r} is not a chance outcome (remove X, reveal X, start player N)")
+            # the outcome ids of a draw and of the start player overlap: say only what this node does
+            now = "start" if self.phase == SETUP_START else "remove" if self.phase == SETUP_REMOVE else "reveal"
+            if verb != now:
+                doing = "picks the start player" if now == "start" else f"{now}s a card"
+                raise IllegalActionError(f"chance {doing} now: {text!r} is not an outcome here")
+            return outcome
         if len(words) == 2 and words[0] in ("jade", "take"):
             base = JADE_ON if words[0] == "jade" else TAKE
             if words[1] in ("1", "2"):

@@ -29,8 +29,10 @@ Bonuses At the end of each round. Normal (each player once): base numbered and m
         a permanent plus/minus one (it counts as the round's help); axis marked: 3;
         every block numbered: the highest external block value. First to claim (all who
         qualify the same round): A and C marked: |C - A|; B and D marked: |D - B|.
-End     At the end of the round when each normal bonus has been claimed by someone,
-        or after a round in which every player had to pass.
+End     At the end of the round when each normal bonus has been claimed by someone.
+        Backstop: at the end of a round after which nobody could act on any roll
+        (every value 1..6, with every help still held); a round in which everyone
+        happened to pass ends nothing. Safeguard: option max-rounds (default 1000).
 Score   1 per marked block plus bonuses; ties: more marked blocks, then shared.
 Actions draw s12 | write b7 | mark b3 | pass | help plus-one 5 | help super-six 3 |
         help same-value   (a draw is given segment by segment; A-D also name blocks)

@@ -10,8 +10,10 @@ mark, or a pass (only when nothing is possible without a help). When every
 choice is complete they are applied together, the bonuses are checked (normal
 ones for each player once, the first-to-claim ones for everyone who qualifies in
 the same round) and the game ends once each normal bonus has been claimed, or
-after a round in which everyone passed. Scores: marked blocks plus bonuses;
-ties broken by marked blocks, then shared.
+after a round after which nobody could act on any roll (``_could_act``), or
+after the round limit (the ``max-rounds`` safeguard). Scores: marked blocks plus
+bonuses; ties broken by marked blocks, then shared. The end is reported as its
+index in the engine's ``ENDS``.
 
 Every player chooses uniformly among the engine's legal actions at each atomic
 decision. Within a round the players decide in turn, one atomic decision each,
@@ -46,8 +48,8 @@ MAX_BITS = 63
 
 # cfg fields
 (_P, _S, _B, _WRITE0, _MARK0, _PASS, _SAME, _PLUS0, _SUPER0, _A, _BK, _C, _D, _UPPER, _BASE, _AXIS, _ALL,
- _EXTERNAL, _MAX_LEN) = range(19)  # fmt: skip
-_CFG = 19
+ _EXTERNAL, _MAX_LEN, _MAX_ROUNDS) = range(20)  # fmt: skip
+_CFG = 20
 
 # the round's help, the used one-use helps, the kind of choice, the bonuses (as in the engine)
 H_NONE, H_SAME, H_PLUS, H_SUPER, H_PERM = range(5)
@@ -56,6 +58,8 @@ K_NONE, K_DRAW, K_WRITE, K_MARK, K_PASS = range(5)
 BASE, AXIS, FULL, AC, BD = 1, 2, 4, 8, 16
 NORMAL = BASE | AXIS | FULL
 AXIS_POINTS = 3
+# the ends, as indices of the engine's ENDS
+END_BONUSES, END_NO_ROLL, END_ROUND_LIMIT = 0, 1, 2
 
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -92,6 +96,7 @@ def prepare(game: Game) -> Config:
     cfg[_ALL] = g.all_blocks
     cfg[_EXTERNAL] = sum(1 << b for b in g.external)
     cfg[_MAX_LEN] = g.max_game_length
+    cfg[_MAX_ROUNDS] = g.max_rounds
     seg_ends = np.asarray(sh.seg_ends, np.int32).reshape(g.S, 2)
     width = max(len(segs) for segs in sh.point_segs)
     adj_seg = np.full((len(sh.points), width + 1), -1, np.int32)  # column 0: the degree
@@ -238,6 +243,20 @@ def _empty_sheet_trails(seg_ends: np.ndarray, adj_seg: np.ndarray, adj_other: np
     return out
 
 
+@jit_inline
+def _support_sum(supports: np.ndarray, values: np.ndarray, num: np.int64, p: int, b: int) -> int:
+    """The sum of block ``b``'s supports on ``p``'s sheet (``num``: its numbered blocks), -1 while one is blank."""
+    t = 0
+    for j in range(2):
+        x = supports[b, j]
+        if x < 0:
+            continue
+        if not (num >> x) & 1:
+            return -1
+        t += values[p, x]
+    return t
+
+
 @jit_leaf
 def _legal(
     cfg: np.ndarray,
@@ -305,17 +324,8 @@ def _legal(
     for b in range(nblocks):
         if not (cand >> b) & 1:
             continue
-        t = 0
-        ok = True
-        for j in range(2):
-            x = supports[b, j]
-            if x < 0:
-                continue
-            if not (num >> x) & 1:
-                ok = False
-                break
-            t += values[p, x]
-        if not ok:
+        t = _support_sum(supports, values, num, p, b)
+        if t < 0:
             continue
         if t == n:
             same_ok = True
@@ -337,17 +347,8 @@ def _legal(
     for b in range(nblocks):
         if not (cand >> b) & 1:
             continue
-        t = 0
-        ok = True
-        for j in range(2):
-            x = supports[b, j]
-            if x < 0:
-                continue
-            if not (num >> x) & 1:
-                ok = False
-                break
-            t += values[p, x]
-        if ok and t > n:
+        t = _support_sum(supports, values, num, p, b)
+        if t > n:  # a write is lower than its supports (a blank support: -1)
             out[count] = write0 + b
             count += 1
     # marks: numbered, unmarked, a base block only with its outline drawn
@@ -397,6 +398,39 @@ def _legal(
     return count
 
 
+@jit_inline
+def _could_act(
+    cfg: np.ndarray,
+    supports: np.ndarray,
+    p: int,
+    drawn: np.ndarray,
+    values: np.ndarray,
+    numbered: np.ndarray,
+    marked: np.ndarray,
+    helps: np.ndarray,
+) -> bool:
+    """True if some roll, with a help ``p`` still holds, lets ``p`` act (the engine's ``could_act``).
+
+    A roll of 1 draws any undrawn segment; once all are drawn every outline is closed, so a
+    roll of its value marks any unmarked numbered block, and a roll of 1 writes any blank
+    block whose supports are numbered and worth 2 or more (1 only with same-value unused).
+    """
+    if drawn[p] != (np.int64(1) << cfg[_S]) - 1:
+        return True
+    num = numbered[p]
+    if num & ~marked[p]:
+        return True
+    same = not helps[p] & U_SAME
+    blank = cfg[_UPPER] & ~num
+    for b in range(cfg[_B]):
+        if not (blank >> b) & 1:
+            continue
+        t = _support_sum(supports, values, num, p, b)
+        if t > 1 or (t == 1 and same):
+            return True
+    return False
+
+
 @jit_leaf
 def _run(
     cfg: np.ndarray,
@@ -416,10 +450,10 @@ def _run(
     tr_action: np.ndarray,
     tr_off: np.ndarray,
     tr_legal: np.ndarray,
-) -> tuple[int, int, bool]:
+) -> tuple[int, int, int, bool]:
     """Play one game from ``seed`` in the workspace ``ws``; fill ``scores`` and ``ranks``.
 
-    Returns (decisions, steps, whether the whole trace fitted in the buffers).
+    Returns (decisions, steps, the end, whether the whole trace fitted in the buffers).
     """
     rng, drawn, numbered, marked, values, helps, claims, bonus, pend, pmask, fm, fmd, wit, st_pt, st_i, st_blk, \
         legal, rolls, keys = ws  # fmt: skip
@@ -457,9 +491,12 @@ def _run(
     c_bit = np.int64(1) << cfg[_C]
     b_bit = np.int64(1) << cfg[_BK]
     d_bit = np.int64(1) << cfg[_D]
+    rounds = 0
+    end = -1
 
     while True:
         # the roll
+        rounds += 1
         die = below(rng, DIE) + 1
         if tracing:
             fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, CHANCE, die - 1, rolls, DIE)
@@ -528,7 +565,6 @@ def _run(
                     waiting -= 1
 
         # every choice is in: reveal and apply them together
-        passes = 0
         for p in range(nplayers):
             h = pend[p, 0]
             if h == H_SAME:
@@ -546,8 +582,6 @@ def _run(
                 numbered[p] |= np.int64(1) << b
             elif k == K_MARK:
                 marked[p] |= np.int64(1) << pend[p, 3]
-            else:
-                passes += 1
         # bonuses: normal ones once per player; first-to-claim ones for all who qualify this round
         ac_open = True
         bd_open = True
@@ -580,7 +614,19 @@ def _run(
                 bonus[p] += abs(values[p, cfg[_D]] - values[p, cfg[_BK]])
             claims[p] = c
             claimed |= c
-        if claimed & NORMAL == NORMAL or passes == nplayers:
+        if claimed & NORMAL == NORMAL:
+            end = END_BONUSES
+        else:
+            stuck = True
+            for p in range(nplayers):
+                if _could_act(cfg, supports, p, drawn, values, numbered, marked, helps):
+                    stuck = False
+                    break
+            if stuck:
+                end = END_NO_ROLL
+            elif rounds >= cfg[_MAX_ROUNDS]:
+                end = END_ROUND_LIMIT
+        if end >= 0:
             break
 
     # scores: marked blocks plus bonuses; ties broken by marked blocks, then shared
@@ -589,7 +635,7 @@ def _run(
         scores[q] = count + bonus[q]
         keys[q] = scores[q] * 64 + count
     competition_ranks(keys, ranks)
-    return decisions, steps, fits
+    return decisions, steps, end, fits
 
 
 @jit
@@ -632,23 +678,25 @@ def _play(
     printed: np.ndarray,
     wit0: np.ndarray,
     seeds: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     count = seeds.shape[0]
     nplayers = cfg[_P]
     scores = np.zeros((count, nplayers), np.float64)
     ranks = np.zeros((count, nplayers), np.int32)
     decisions = np.zeros(count, np.int32)
     steps = np.zeros(count, np.int32)
+    ends = np.zeros(count, np.int8)
     ws = _workspace(cfg)
     dummy = np.zeros(1, np.int32)
     for g in range(count):
-        d, s, _ = _run(
+        d, s, e, _ = _run(
             cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0, seeds[g], ws, scores[g], ranks[g],
             False, dummy, dummy, dummy, dummy,
         )  # fmt: skip
         decisions[g] = d
         steps[g] = s
-    return scores, ranks, decisions, steps
+        ends[g] = e
+    return scores, ranks, decisions, steps, ends
 
 
 @jit
@@ -663,7 +711,7 @@ def _trace(
     wit0: np.ndarray,
     seed: np.uint64,
     room: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, bool]:
     max_len = cfg[_MAX_LEN]
     tr_actor = np.zeros(max_len, np.int32)
     tr_action = np.zeros(max_len, np.int32)
@@ -671,20 +719,21 @@ def _trace(
     tr_legal = np.zeros(room, np.int32)
     scores = np.zeros(cfg[_P], np.float64)
     ranks = np.zeros(cfg[_P], np.int32)
-    _, steps, fits = _run(
+    _, steps, end, fits = _run(
         cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0, seed, _workspace(cfg), scores, ranks,
         True, tr_actor, tr_action, tr_off, tr_legal,
     )  # fmt: skip
     kept = min(steps, max_len)
-    return tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, steps, fits
+    return (tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, end,
+            steps, fits)  # fmt: skip
 
 
-def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one random game per seed: (scores, ranks, decisions, steps)."""
+def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Play one random game per seed: (scores, ranks, decisions, steps, ends)."""
     return _play(*config, np.ascontiguousarray(seeds, np.uint64))
 
 
-def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
+def trace(config: Config, seed: int) -> tuple[object, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
     room = 1 << 15
     while True:

@@ -80,4 +80,12 @@ SCORING = {
     "note_tie": "a tie goes to the player with more marked blocks; if that ties too, the win is shared",
 }
 
-M = Catalog("kukulkan", {**NAMES, **REFUSALS, **MOVES, **SCORING})
+# why the game ended (State.end_reason; the game's spec.ends, as end_<code>)
+ENDS = {
+    "end_bonuses": "the three normal bonuses were claimed",
+    "end_no_usable_roll": "no player could act on any roll",
+    "end_round_limit": "the round limit was reached (a safeguard, not a rule of the game)",
+    "end_all_passed": "every player had to pass (the backstop before 2026-11-24)",
+}
+
+M = Catalog("kukulkan", {**NAMES, **REFUSALS, **MOVES, **SCORING, **ENDS})

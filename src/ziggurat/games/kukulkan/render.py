@@ -177,5 +177,5 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
                       "Dotted segments show their number: 12 is 'draw s12'.", style="dim"))  # fmt: skip
     if view["phase"] == "over":
         scores = scores_line(view["scores"], view["ranks"])
-        parts.append(Text(f"Game over: {view['end']}. Scores: {scores}", style="bold"))
+        parts.append(Text(f"Game over: {view['end']['text']}. Scores: {scores}", style="bold"))
     return Group(*parts)

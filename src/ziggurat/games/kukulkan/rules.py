@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, check_sequence
 from ziggurat.core.message import Message
-from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kukulkan.messages import M
 from ziggurat.games.kukulkan.sheet import Sheet, load_sheet
@@ -70,8 +70,19 @@ NORMAL = BASE | AXIS | FULL
 _BONUS_NAMES = ((BASE, "base"), (AXIS, "axis"), (FULL, "full"), (AC, "A-C"), (BD, "B-D"))
 AXIS_POINTS = 3
 
-END_BONUSES, END_ALL_PASSED = 1, 2
-_END_NAMES = {0: None, END_BONUSES: "the three normal bonuses were claimed", END_ALL_PASSED: "every player had to pass"}
+# How a game ends (``KukulkanState.end``: an index of ENDS, NOT_OVER while it goes on), checked at
+# each round's end in this order: the rulebook's end, the backstop of the ruling, the safeguard.
+# ALL_PASSED is the backstop before the ruling of 2026-11-24; only games saved then end so.
+NOT_OVER, END_BONUSES, END_NO_ROLL, END_ROUND_LIMIT, END_ALL_PASSED = -1, 0, 1, 2, 3
+ENDS = (
+    EndReason("bonuses", M("end_bonuses")),
+    EndReason("no-usable-roll", M("end_no_usable_roll"), printed=False),
+    EndReason("round-limit", M("end_round_limit"), printed=False),
+    EndReason("all-passed", M("end_all_passed"), printed=False),
+)
+# the end texts states saved before the end codes wrote
+_OLD_END_TEXTS = {"the three normal bonuses were claimed": END_BONUSES, "every player had to pass": END_ALL_PASSED}
+MAX_ROUNDS = 1000
 
 _ROLLS = tuple((k, 1.0 / DIE) for k in range(DIE))
 WITNESSES = 8  # precomputed six-segment trails tried before a search
@@ -103,7 +114,18 @@ SPEC = GameSpec(
     has_simultaneous_moves=True,
     summary="Roll and write: draw, number and mark the stones of your own El Castillo with a shared die.",
     min_players_note="2–6 players; 1 is a practice mode",
-    options=(OptionSpec("sheet", "path", None, help="a TOML sheet to play on instead of the reconstruction"),),
+    ends=ENDS,
+    options=(
+        OptionSpec("sheet", "path", None, help="a TOML sheet to play on instead of the reconstruction"),
+        OptionSpec(
+            "max-rounds",
+            "int",
+            MAX_ROUNDS,
+            minimum=1,
+            maximum=10_000,
+            help="safeguard: the game also ends after this round (the rules set no limit)",
+        ),
+    ),
 )
 
 
@@ -320,7 +342,9 @@ class KukulkanGame(Game):
         self.support_mask = tuple(sum(1 << x for x in sh.supports[b]) for b in range(B))
         # Progress is finite: a player's non-pass choice draws >= 1 segment, writes or marks a block.
         self.max_progress = S + len(self.upper) + B
-        self.max_rounds = self.num_players * self.max_progress + 1
+        # Rounds are not: while someone could act on some roll the game goes on, however many rounds
+        # go by without progress (see max_game_length). The safeguard bounds them.
+        self.max_rounds = int(self.options["max-rounds"])  # type: ignore[arg-type]
         # A bound on the score: every block marked, the axis bonus, then the full bonus and the
         # two first-to-claim differences, each at most the largest value a block can hold (a die
         # value or a printed one, doubled once by same-value stacking on a sum of two).
@@ -374,14 +398,16 @@ class KukulkanGame(Game):
 
     @property
     def max_game_length(self) -> int:
-        """Rounds <= players x progress + 1 (a round without progress is all passes: the backstop).
+        """R + P x (R + S + progress), R = ``max-rounds`` (see docs/games/kukulkan.md, "Length bound").
 
-        Per player: segment steps <= S, writes and marks <= blocks, helps <= non-pass choices,
-        passes <= rounds; plus one roll per round.
+        Without the safeguard no bound exists: a game goes on while someone could act on some
+        roll, and the die may miss that roll any number of times. With it there are at most R
+        rolls, and per player: one decision completing the choice each round (R), the other
+        segments of draws (< S in all), and helps, one per round at most and only in a round
+        with a draw, a write or a mark, each of which is progress (<= ``max_progress``).
         """
         rounds = self.max_rounds
-        per_player = 2 * self.max_progress + rounds
-        return rounds + self.num_players * per_player
+        return rounds + self.num_players * (rounds + self.S + self.max_progress)
 
     def new_initial_state(self) -> KukulkanState:
         return KukulkanState(self)
@@ -540,7 +566,7 @@ class KukulkanState(State):
         self.current = CHANCE
         self.die = 0
         self.round = 0
-        self.end = 0
+        self.end = NOT_OVER
         self.drawn = [0] * n
         self.values = list(game.printed) * n  # flat: player * B + block; 0 = blank
         self.numbered = [game.base_mask] * n
@@ -651,6 +677,33 @@ class KukulkanState(State):
             b = low.bit_length() - 1
             out.append((b, values[off + b]))
         return out
+
+    def could_act(self, p: int) -> bool:
+        """True if some die roll, with a help ``p`` still holds, would let ``p`` draw, write or mark.
+
+        Every value 1..6 can be rolled, and plus/minus one (one-use or permanent) and super-six
+        only turn the roll into another of them, so they open nothing a roll of that value
+        doesn't. Same-value adds one thing: a write equal to its supports, which matters only
+        for a single support showing 1 (no lower value exists). So: an undrawn segment (a roll
+        of 1 draws it), an unmarked numbered block once the whole sheet is drawn (a roll of its
+        value marks it; every outline is closed then), or a writable blank block over supports
+        worth 2 or more (a roll of 1 writes it), or worth 1 while same-value is unused.
+        """
+        g = self.game
+        if self.drawn[p] != g.full_mask:
+            return True
+        if self.numbered[p] & ~self.marked[p]:
+            return True
+        same = not self.helps[p] & U_SAME
+        return any(t > 1 or same for _, t in self._writable(p, g.all_blocks))
+
+    def _anyone_could_act(self) -> bool:
+        """True while some player could act on some roll (the backstop's test; see :meth:`could_act`)."""
+        full = self.game.full_mask
+        for d in self.drawn:  # most of a game: someone has a segment left, and that is the answer
+            if d != full:
+                return True
+        return any(self.could_act(p) for p in range(self.game.num_players))
 
     def has_permanent(self, p: int) -> bool:
         """True once ``p`` has the base bonus's permanent plus/minus one."""
@@ -843,9 +896,7 @@ class KukulkanState(State):
     def _resolve(self) -> None:
         """Reveal and apply every choice, check the bonuses, end the game or roll again."""
         g = self.game
-        n = g.num_players
         B = g.B
-        passes = 0
         # Bonuses hang on the marked and numbered blocks alone: only a write or a mark can
         # earn one, so only those players are checked (everyone after a load, see bonus_due).
         due = -1 if self.bonus_due else 0
@@ -893,17 +944,18 @@ class KukulkanState(State):
                         usable |= 1 << v
                     options[p] = (was[0], marks, was[2], usable, was[4])
                 due |= 1 << p
-            else:
-                passes += 1
         self.last = (self.p_help, self.p_val, self.p_kind, self.p_target, self.p_trail)
         # with no bonus due none was claimed, and the three normal ones were not all claimed
         # before (the game would be over)
         if due and self._check_bonuses(due) & NORMAL == NORMAL:
             self.end = END_BONUSES
-        elif passes == n:
-            self.end = END_ALL_PASSED
-        self.phase = OVER if self.end else ROLL
-        self.current = TERMINAL if self.end else CHANCE
+        elif not self._anyone_could_act():
+            self.end = END_NO_ROLL
+        elif self.round >= g.max_rounds:
+            self.end = END_ROUND_LIMIT
+        over = self.end != NOT_OVER
+        self.phase = OVER if over else ROLL
+        self.current = TERMINAL if over else CHANCE
         self.die = 0
         # The pending lists now belong to ``last``; the roll starts fresh ones.
         self.to_move = ()
@@ -1239,7 +1291,7 @@ class KukulkanState(State):
             "phase": _PHASES[self.phase],
             "round": self.round,
             "die": self.die or None,
-            "end": _END_NAMES[self.end],
+            "end": ENDS[self.end].code if self.end != NOT_OVER else None,
             "players": players,
             "pending": pending,
             "last_round": last,
@@ -1258,10 +1310,13 @@ class KukulkanState(State):
         self.die = 0 if die is None else int(die)
         if (self.phase == CHOOSE) != (1 <= self.die <= DIE) or self.round < 0:
             raise RecordError("saved Kukulkán state: the die must show 1..6 exactly while players choose")
-        ends = {v: k for k, v in _END_NAMES.items()}
-        if data["end"] not in ends or (self.phase == OVER) != (data["end"] is not None):
-            raise RecordError(f"saved Kukulkán state: bad end reason {data['end']!r}")
-        self.end = ends[data["end"]]
+        ends = {e.code: i for i, e in enumerate(ENDS)} | _OLD_END_TEXTS | {None: NOT_OVER}
+        end = data["end"]
+        if not isinstance(end, (str, type(None))) or end not in ends or (self.phase == OVER) != (end is not None):
+            raise RecordError(f"saved Kukulkán state: bad end reason {end!r}")
+        self.end = ends[end]
+        if self.round > g.max_rounds or (self.round == g.max_rounds and self.phase == ROLL):
+            raise RecordError(f"saved Kukulkán state: round {self.round} is past the round limit, {g.max_rounds}")
         players = check_sequence("players", data["players"], n)
         self.values = []
         self.drawn, self.numbered, self.marked, self.helps, self.claims = [], [], [], [], []
@@ -1322,6 +1377,34 @@ class KukulkanState(State):
         self.lcache = [None] * n
         self.alive = [g.alive0] * n
         self.options = [None] * n
+        self._check_end()
+
+    def _check_end(self) -> None:
+        """A saved game that is over must have ended as it says (a RecordError if not)."""
+        end = self.end
+        if end == NOT_OVER:
+            return
+        claimed = 0
+        for c in self.claims:
+            claimed |= c
+        if end == END_BONUSES:
+            ok = claimed & NORMAL == NORMAL
+        elif end == END_NO_ROLL:
+            ok = not self._anyone_could_act()
+        elif end == END_ROUND_LIMIT:
+            ok = self.round == self.game.max_rounds
+        else:  # the earlier backstop: a round in which every player passed
+            ok = self.last is not None and all(k == K_PASS for k in self.last[2])
+        if not ok:
+            raise RecordError(f"saved Kukulkán state: the game did not end as it says ({ENDS[end].text})")
+
+    def _reached_by(self, replay: State) -> bool:
+        """A game over by the backstop before 2026-11-24 is reached by a replay that left it going on."""
+        mine = self._dump()
+        if self.end == END_ALL_PASSED and isinstance(replay, KukulkanState) and replay.phase == ROLL:
+            # the same sheets and round, the game going on under today's end rule
+            mine["phase"], mine["end"] = _PHASES[ROLL], None
+        return replay._dump() == mine
 
     def _load_pending(self, p: int, pd: Mapping[str, Any], check: bool = True) -> None:
         g = self.game
@@ -1454,6 +1537,7 @@ class KukulkanState(State):
             "players": g.num_players,
             "phase": _PHASES[self.phase],
             "round": self.round,
+            "max_rounds": g.max_rounds,
             "die": self.die or None,
             "sheet": g.sheet.to_json(),
             "sheets": sheets,
@@ -1464,7 +1548,7 @@ class KukulkanState(State):
             "claimed_by": {name: who for (_, name), who in zip(_BONUS_NAMES, claimed, strict=True)},
         }
         if self.phase == OVER:
-            out["end"] = _END_NAMES[self.end]
+            out["end"] = ENDS[self.end].to_json()
             out["scores"] = list(self._scores())
             out["ranks"] = list(self.outcome().ranks)
         return out
@@ -1476,6 +1560,9 @@ class KukulkanState(State):
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(float(self.score(p)) for p in range(self.game.num_players))
+
+    def _end_reason(self) -> EndReason:
+        return ENDS[self.end]
 
     def _rank_keys(self) -> list[tuple[float, ...]]:
         return [(float(self.score(p)), float(self.marked[p].bit_count())) for p in range(self.game.num_players)]

@@ -45,14 +45,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
+from ziggurat.core.i18n import ENGLISH, N_, Translator, engine_text
+from ziggurat.core.svg import Board, Svg, fit_size, fmt
 
 __all__ = ["board"]
 
 WIDTH = 680
 MARGIN = 10
 HEADER_H = 116.0
+END_LINE_H = 24.0  # a finished game says why it ended on a line of its own under the bonuses
 GAP = 10.0
 LARGE_UNIT = 62.0
 SMALL_UNIT = 29.0
@@ -90,11 +91,6 @@ _BONUS_WORDS = {
 # the names of the three bonuses on their badges and in the header (A–C and B–D are letters)
 _BONUS_NAMES = {"base": N_("base"), "axis": N_("axis"), "full": N_("full")}
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
-# why the game ended, as the view says it
-_END_WORDS = {
-    "the three normal bonuses were claimed": N_("the three normal bonuses were claimed"),
-    "every player had to pass": N_("every player had to pass"),
-}
 _PIPS = {
     1: ((0, 0),),
     2: ((-1, -1), (1, 1)),
@@ -393,7 +389,8 @@ def board(
     inner = WIDTH - 2 * MARGIN
     col_w = (inner - GAP) / 2
     placed: list[tuple[int, float, float, float, float]] = []  # player, x, y, width, unit
-    y = HEADER_H
+    ended = view["phase"] == "over" and bool(view.get("end"))
+    y = HEADER_H + (END_LINE_H if ended else 0.0)
     rest = order
     if own is not None or n <= 2:
         big = order[:1] if own is not None else order
@@ -424,18 +421,8 @@ def board(
     if n == 1:
         title = tr.gettext("{title} · practice").format(title=title)
     room = WIDTH - 2 * MARGIN - 12
-    ended = ""
-    if view["phase"] == "over" and view.get("end"):
-        ended = tr.gettext("(ended: {why})").format(why=tr.gettext(_END_WORDS.get(view["end"], view["end"])))
-    # the title and why the game ended share the first line: the title gives way first, then the reason
-    title_size = 24.0
-    while ended and title_size > 17 and text_width(title, title_size, True) + 12 + text_width(ended, 13) > room:
-        title_size -= 1
-    s.text(MARGIN + 6, 32, title, font_size=fmt(title_size), font_weight="bold", fill=INK)
-    if ended:
-        ex = MARGIN + 6 + text_width(title, title_size, bold=True) + 12
-        s.text(ex, 32, ended, font_size=fmt(fit_size(ended, 16, WIDTH - MARGIN - 6 - ex, 11)), fill=MUTED,
-               cls="kk-end")  # fmt: skip
+    s.text(MARGIN + 6, 32, title, font_size=fmt(fit_size(title, 24, room, 17, bold=True)), font_weight="bold",
+           fill=INK)  # fmt: skip
     status, colour = _status(view, own, moves, names, tr)
     beside_die = room - (0 if view["phase"] == "over" else 150)
     s.text(MARGIN + 6, 62, status, font_size=fmt(fit_size(status, 19, beside_die, 13, bold=True)), font_weight="bold",
@@ -443,6 +430,11 @@ def board(
     normal, first = _bonus_line(view, names, own, tr)
     s.text(MARGIN + 6, 88, normal, font_size=fmt(fit_size(normal, 16, room, 11)), fill=MUTED, cls="kk-bonuses")
     s.text(MARGIN + 6, 108, first, font_size=fmt(fit_size(first, 16, room, 11)), fill=MUTED, cls="kk-first")
+    if ended:  # why the game ended, on a line of its own
+        end = view["end"]
+        why = tr.gettext("The game ended: {why}.").format(why=engine_text(end["message"], tr))
+        with s.group(cls="kk-end", data_end=str(end["code"])):
+            s.text(MARGIN + 6, 108 + END_LINE_H, why, font_size=fmt(fit_size(why, 15, room, 11)), fill=INK)
     die = view.get("die")
     if view["phase"] != "over":
         choice = view.get("choice")

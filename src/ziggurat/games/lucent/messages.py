@@ -62,4 +62,9 @@ SCORING = {
     "note_geomancers": "geomancers: 1 for each player whose last card played was their Geomancer",
 }
 
-M = Catalog("lucent", {**NAMES, **REFUSALS, **MOVES, **SCORING})
+# why the game ended (State.end_reason; the game's spec.ends, as end_<code>)
+ENDS = {
+    "end_nobody_can_play": "nobody could place a card",
+}
+
+M = Catalog("lucent", {**NAMES, **REFUSALS, **MOVES, **SCORING, **ENDS})

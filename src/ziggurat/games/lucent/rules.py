@@ -41,7 +41,7 @@ from typing import Any, cast
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.message import Message
-from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.lucent.deck import GEOMANCER, MAX_COLOURS, WILDCARD, Deck, load_deck
 from ziggurat.games.lucent.messages import M
@@ -97,6 +97,7 @@ SPEC = GameSpec(
     has_chance=True,
     has_hidden_information=True,
     summary="Build one shared pyramid of gems, matching colours; the last player able to place wins.",
+    ends=(EndReason("nobody-can-play", M("end_nobody_can_play")),),
     options=(
         OptionSpec(
             "wildcards", "bool", False, variant=True,

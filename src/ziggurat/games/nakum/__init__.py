@@ -35,8 +35,10 @@ Day     From the start player, one worker at a time, until all are placed:
         of different players. No legal space: pass.
 Night   Workers come back; explored tiles are revealed; market refilled to 5,
         offerings to 2.
-End     After the Day in which someone completes a second offering (no Night), or
-        after round max-rounds (default 15; a safeguard).
+End     After the Day in which someone completes a second offering (no Night).
+        The rulebook sets no round limit; as a safeguard for play that never
+        offers, the game also stops after round max-rounds (default 50), reported
+        as its own end ("round limit"), not the rulebook's.
 Score   Offerings + card end points + point tokens + storage (3 maize, 2 skins or
         1 mask = 1 point, rounded down). Resources beyond the family limits
         (9 maize, 6 skins, 4 masks) are lost when gained.

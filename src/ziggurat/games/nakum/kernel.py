@@ -20,7 +20,8 @@ has placed all their workers or all who still have some passed in a row. The
 Night: workers back (sacrificed ones to the reserve), explored tiles revealed,
 the market refilled to five and the offerings to two. The game ends after the
 Day in which someone completes a second offering, or after round
-``max-rounds``. Scores: offerings, card points, point tokens and stored
+``max-rounds`` (the safeguard; the end is reported as its index in the engine's
+``ENDS``). Scores: offerings, card points, point tokens and stored
 resources; ties broken by point tokens, then masks, then the earlier first
 offering.
 
@@ -48,6 +49,8 @@ from ziggurat.games.nakum.rules import (
     DRAW_DEAL,
     DRAW_MARKET,
     DRAW_OFFERING,
+    END_ROUND_LIMIT,
+    END_SECOND_OFFERING,
     FAVOUR,
     FAVOURS,
     FREE,
@@ -658,10 +661,11 @@ def _run(
     tr_action: np.ndarray,
     tr_off: np.ndarray,
     tr_legal: np.ndarray,
-) -> tuple[int, int, bool]:
+) -> tuple[int, int, int, bool]:
     """Play one game from ``seed`` in the workspace ``ws``; fill ``scores`` and ``ranks``.
 
-    Returns (decisions, steps, whether the whole trace fitted in the buffers).
+    Returns (decisions, steps, the end: 0 a second offering, 1 the round limit (the engine's
+    ``ENDS``), whether the whole trace fitted in the buffers).
     """
     rng, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate, ostate, holder, queue, legal, keys = ws
     nplayers = cfg[_P]
@@ -809,7 +813,9 @@ def _run(
                         r += 1
                     break
         ranks[q] = r
-    return decisions, steps, fits
+    # the second offering is the end even when it comes in the last round the limit allows
+    end = END_SECOND_OFFERING if sv[S_END] else END_ROUND_LIMIT
+    return decisions, steps, end, fits
 
 
 @jit
@@ -841,23 +847,25 @@ def _play(
     options: np.ndarray,
     cap: np.ndarray,
     seeds: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     count = seeds.shape[0]
     nplayers = cfg[_P]
     scores = np.zeros((count, nplayers), np.float64)
     ranks = np.zeros((count, nplayers), np.int32)
     decisions = np.zeros(count, np.int32)
     steps = np.zeros(count, np.int32)
+    ends = np.zeros(count, np.int8)
     ws = _workspace(cfg)
     dummy = np.zeros(1, np.int32)
     for g in range(count):
-        d, s, _ = _run(
+        d, s, e, _ = _run(
             cfg, eff, offers, basics, options, cap, seeds[g], ws, scores[g], ranks[g], False, dummy, dummy, dummy,
             dummy,
         )  # fmt: skip
         decisions[g] = d
         steps[g] = s
-    return scores, ranks, decisions, steps
+        ends[g] = e
+    return scores, ranks, decisions, steps, ends
 
 
 @jit
@@ -870,7 +878,7 @@ def _trace(
     cap: np.ndarray,
     seed: np.uint64,
     room: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, bool]:
     max_len = cfg[_MAX_LEN]
     tr_actor = np.zeros(max_len, np.int32)
     tr_action = np.zeros(max_len, np.int32)
@@ -878,20 +886,21 @@ def _trace(
     tr_legal = np.zeros(room, np.int32)
     scores = np.zeros(cfg[_P], np.float64)
     ranks = np.zeros(cfg[_P], np.int32)
-    _, steps, fits = _run(
+    _, steps, end, fits = _run(
         cfg, eff, offers, basics, options, cap, seed, _workspace(cfg), scores, ranks, True, tr_actor, tr_action,
         tr_off, tr_legal,
     )  # fmt: skip
     kept = min(steps, max_len)
-    return tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, steps, fits
+    return (tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, end,
+            steps, fits)  # fmt: skip
 
 
-def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one random game per seed: (scores, ranks, decisions, steps)."""
+def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Play one random game per seed: (scores, ranks, decisions, steps, ends)."""
     return _play(*config, np.ascontiguousarray(seeds, np.uint64))
 
 
-def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
+def trace(config: Config, seed: int) -> tuple[object, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
     room = 1 << 15
     while True:

@@ -122,4 +122,10 @@ SCORING = {
     "note_ties": "ties: most point tokens, then most masks, then whoever made an offering first",
 }
 
-M = Catalog("nakum", {**NAMES, **REFUSALS, **MOVES, **SCORING})
+# why the game ended (State.end_reason; the game's spec.ends, as end_<code>)
+ENDS = {
+    "end_second_offering": "a player completed a second offering",
+    "end_round_limit": "the round limit was reached (a safeguard, not a rule of the game)",
+}
+
+M = Catalog("nakum", {**NAMES, **REFUSALS, **MOVES, **SCORING, **ENDS})

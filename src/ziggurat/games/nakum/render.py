@@ -59,7 +59,7 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
     """The board (tiles, spaces, who is where, cubes), the pyramid tile, offerings, market and players."""
     parts: list[Any] = []
     to_move = view["to_move"]
-    head = Text(f"Nakum — round {view['round']} of at most {view['max_rounds']} — phase {view['phase']}", style="bold")
+    head = Text(f"Nakum — round {view['round']} — phase {view['phase']}", style="bold")
     if isinstance(to_move, list):
         head.append(f" — waiting for {', '.join(f'P{p + 1}' for p in to_move)}")
     elif to_move is not None:
@@ -134,5 +134,6 @@ def render(view: Mapping[str, Any], player: int | None = None) -> Any:
         )
     parts.append(table)
     if "scores" in view:
-        parts.append(Text("Scores: " + scores_line(view["scores"], view["ranks"]), style="bold"))
+        end = view["end"]["text"] if "end" in view else "the game is over"
+        parts.append(Text(f"Game over: {end}. Scores: " + scores_line(view["scores"], view["ranks"]), style="bold"))
     return Group(*parts)

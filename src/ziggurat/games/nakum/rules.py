@@ -40,7 +40,7 @@ from typing import Any
 from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.message import CORE, Message
-from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.nakum.content import (
     HERITAGE_ACTION,
@@ -76,6 +76,14 @@ _POP = [bin(i).count("1") for i in range(16)]
 NOBODY_EXPLORES = [-1] * NUM_TILES
 NIGHT_DRAWS = (DRAW_MARKET,) * MARKET_SIZE + (DRAW_OFFERING,) * OFFERINGS_SIZE
 
+# How a game ends, as indices of ENDS: the rulebook's end, then the safeguard (never the rulebook's)
+END_SECOND_OFFERING, END_ROUND_LIMIT = 0, 1
+ENDS = (
+    EndReason("second-offering", M("end_second_offering")),
+    EndReason("round-limit", M("end_round_limit"), printed=False),
+)
+MAX_ROUNDS = 50  # about seven times a purposeful game (docs/games/nakum.md)
+
 SPEC = GameSpec(
     id="nakum",
     name="Nakum",
@@ -86,13 +94,14 @@ SPEC = GameSpec(
     has_hidden_information=True,
     has_simultaneous_moves=True,
     summary="Worker placement in the jungle around a Maya pyramid: hunt, harvest, explore, make offerings.",
+    ends=ENDS,
     options=(
         OptionSpec(
             "max-rounds",
             "int",
-            15,
+            MAX_ROUNDS,
             minimum=1,
-            maximum=50,
+            maximum=1000,
             help="safeguard: the game also ends after this round (the rulebook sets no limit)",
         ),
         OptionSpec("tiles", "path", None, help="a TOML file of 8 jungle tiles instead of the reconstruction"),
@@ -1349,16 +1358,23 @@ class NakumState(State):
         return M("reveal", pos=action - g.A_REVEAL + 1)
 
     # ------------------------------------------------------------------ text
+    def _draw_kind(self) -> str:
+        """What the chance node draws, as its texts begin: tile, market, offering or deal."""
+        head = self.draws[0] if self.draws else DRAW_MARKET
+        if head < NUM_TILES:
+            return "tile"
+        return "market" if head == DRAW_MARKET else "offering" if head == DRAW_OFFERING else "deal"
+
     def _action_text(self, action: int, player: int) -> str:
         g = self.game
         if player == CHANCE:
-            head = self.draws[0] if self.draws else DRAW_MARKET
             c = g.content
-            if head < NUM_TILES:
+            kind = self._draw_kind()
+            if kind == "tile":
                 return f"tile {c.tiles[action].key}"
-            if head == DRAW_MARKET:
+            if kind == "market":
                 return f"market {c.market[action].id}"
-            if head == DRAW_OFFERING:
+            if kind == "offering":
                 return f"offering {c.offerings[action].id}"
             return f"deal {c.heritage[action].id}"
         return g.texts[action]
@@ -1376,6 +1392,12 @@ class NakumState(State):
                     "deal": g.heritage_ids,
                 }.get(kind)
                 if table is not None and name in table:
+                    now = self._draw_kind()
+                    if kind != now:
+                        # the outcome ids of every draw start at 0: market m6 is not offering o6
+                        what = {"tile": "a tile", "market": "a market card", "offering": "an offering",
+                                "deal": "a heritage card"}  # fmt: skip
+                        raise IllegalActionError(f"chance draws {what[now]} now, not {what[kind]}")
                     return table[name]
             raise ParseActionError(f"{text!r} is not a chance outcome (tile KEY, market ID, offering ID, deal ID)")
         action = g.text_ids.get(text)
@@ -1740,6 +1762,7 @@ class NakumState(State):
             "end_triggered": self.end_triggered,
         }
         if self.phase == OVER:
+            out["end"] = self._end_reason().to_json()
             out["scores"] = list(self._scores())
             out["ranks"] = list(self.outcome().ranks)
         return out
@@ -1772,6 +1795,10 @@ class NakumState(State):
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(float(sum(self.score_terms(p))) for p in range(self.game.num_players))
+
+    def _end_reason(self) -> EndReason:
+        # a second offering in the last round the limit allows is still the rulebook's end
+        return ENDS[END_SECOND_OFFERING if self.end_triggered else END_ROUND_LIMIT]
 
     def _rank_keys(self) -> list[tuple[float, ...]]:
         """Score; then most point tokens; then most masks; then whoever made an offering first."""

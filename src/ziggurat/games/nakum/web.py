@@ -530,8 +530,13 @@ def _status(ctx: _Ctx) -> str:
         ranks = view.get("ranks") or []
         winners = [ctx.seat(p) for p, r in enumerate(ranks) if r == 1]
         if len(winners) > 1:
-            return tr.gettext("Game over — {names} win").format(names=tr.gettext(" and ").join(winners))
-        return tr.gettext("Game over — {name} wins").format(name=winners[0]) if winners else ""
+            over = tr.gettext("Game over — {names} win").format(names=tr.gettext(" and ").join(winners))
+        else:
+            over = tr.gettext("Game over — {name} wins").format(name=winners[0]) if winners else ""
+        # the safeguard says so: it is not the rulebook's end
+        if over and not (view.get("end") or {}).get("printed", True):
+            over = tr.gettext("{over} · stopped by the round limit").format(over=over)
+        return over
     if phase == "heritage":
         waiting = to_move if isinstance(to_move, list) else []
         if ctx.player in waiting and ctx.asked:

@@ -285,14 +285,15 @@ def _trace(
     return tr_actor[:steps], tr_action[:steps], tr_off[: steps + 1], tr_legal[: tr_off[steps]], scores, ranks
 
 
-def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Play one random game per seed: (scores, ranks, decisions, steps)."""
-    return _play(*config, np.ascontiguousarray(seeds, np.uint64))
+def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Play one random game per seed: (scores, ranks, decisions, steps, ends); the game has one end, index 0."""
+    seeds = np.ascontiguousarray(seeds, np.uint64)
+    return (*_play(*config, seeds), np.zeros(seeds.shape[0], np.int8))
 
 
-def trace(config: Config, seed: int) -> tuple[np.ndarray, ...]:
-    """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
-    return _trace(*config, np.uint64(seed))
+def trace(config: Config, seed: int) -> tuple[object, ...]:
+    """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`); its one end, index 0."""
+    return (*_trace(*config, np.uint64(seed)), 0)
 
 
 KERNEL = GameKernel("pyramix", unsupported, prepare, play, trace)

@@ -55,4 +55,9 @@ SCORING = {
     "note_above": "{count} {count:cube|cubes} left above the tray {count:scores|score} for nobody",
 }
 
-M = Catalog("pyramix", {**NAMES, **REFUSALS, **MOVES, **SCORING})
+# why the game ended (State.end_reason; the game's spec.ends, as end_<code>)
+ENDS = {
+    "end_no_removal": "the player to move had no cube they could remove",
+}
+
+M = Catalog("pyramix", {**NAMES, **REFUSALS, **MOVES, **SCORING, **ENDS})

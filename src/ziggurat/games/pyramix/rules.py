@@ -38,7 +38,7 @@ from typing import Any
 from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, STATE_FORMAT, STATE_VERSION, TERMINAL, Game, State
 from ziggurat.core.message import Message
-from ziggurat.core.outcome import PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.pyramix.cubes import PYRAMID_SIZE, Box, load_box
 from ziggurat.games.pyramix.geometry import (
@@ -76,6 +76,7 @@ SPEC = GameSpec(
     has_chance=True,
     has_hidden_information=False,
     summary="Take cubes from a pyramid standing on its corner; win colours with ankh majorities.",
+    ends=(EndReason("no-removal", M("end_no_removal")),),
     options=(OptionSpec("box", "path", None, help="a TOML cube list to play with instead of the rulebook's"),),
 )
 
