@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator, engine_text
-from ziggurat.core.svg import Board, Svg, fit_size, fmt
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
 
 __all__ = ["board"]
 
@@ -541,20 +541,27 @@ def _panel(
             )
             s.text(x + w - 12, y + head / 2 + hs * 0.35 + 2, words, font_size=str(hs), font_weight="bold",
                    text_anchor="end", fill=INK)  # fmt: skip
-            if large:
-                s.text(x + w - 12 - hs * 0.62 * len(words) - 14, y + head / 2 + 7, detail, font_size="15",
-                       text_anchor="end", fill=MUTED)  # fmt: skip
+            # the detail sits between the name (and its ready/choosing label) and the score, if it fits there
+            detail_end = x + w - 12 - text_width(words, hs, bold=True) - 14
+            taken = tx + text_width(name, hs, bold=True) + 14
+            if phase == "choose":
+                label_fs = 15 if large else 13
+                taken += text_width(tr.gettext("choosing…"), label_fs, bold=True) + 24
+            size = fit_size(detail, 15, detail_end - taken, 11)
+            if large and text_width(detail, size) <= detail_end - taken:
+                s.text(detail_end, y + head / 2 + 7, detail, font_size=fmt(size), text_anchor="end", fill=MUTED)
         if phase == "choose":
             label, colour = (tr.gettext("ready ✓"), READY) if not choosing else (tr.gettext("choosing…"), TURN)
-            cx = tx + 0.6 * hs * len(name) + 14
+            cx = tx + text_width(name, hs, bold=True) + 14
             with s.group(cls="kk-state", data_state="ready" if not choosing else "choosing"):
                 if choosing:
                     s.tooltip(tr.gettext("{name}: still choosing").format(name=names[p]))
                 else:
                     s.tooltip(tr.gettext("{name}: choice made (hidden until all are in)").format(name=names[p]))
                 fs = 15 if large else 13
-                s.rect(cx, y + head / 2 - fs * 0.8, fs * 0.62 * len(label) + 12, fs * 1.5, rx=str(fs * 0.75),
-                       fill="#fff", stroke=colour, stroke_width=1.5)  # fmt: skip
+                pill = text_width(label, fs, bold=True) + 12
+                s.rect(cx, y + head / 2 - fs * 0.8, pill, fs * 1.5, rx=str(fs * 0.75), fill="#fff", stroke=colour,
+                       stroke_width=1.5)  # fmt: skip
                 s.text(cx + 6, y + head / 2 + fs * 0.35, label, font_size=str(fs), fill=colour, font_weight="bold")
 
         # the grid

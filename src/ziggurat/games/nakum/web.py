@@ -998,11 +998,17 @@ def _market(s: Svg, ctx: _Ctx) -> None:
 
 
 def _chips(s: Svg, ids: Sequence[str], x: float, y: float, fill: str, line: str, max_x: float) -> float:
+    """The cards' ids as chips from ``x`` up to ``max_x``; those that do not fit are counted (``+3``)."""
     for i, cid in enumerate(ids):
-        w = 8 + 6.5 * len(cid)
-        if x + w > max_x - (20 if i < len(ids) - 1 else 0):
-            s.text(x + 2, y + 12, f"+{len(ids) - i}", font_size=11, fill=MUTED, font_weight="bold")
-            return x + 24
+        w = 8 + text_width(cid, 10, bold=True)
+        more = f"+{len(ids) - i - 1}"
+        reserve = 0.0 if i == len(ids) - 1 else text_width(more, 11, bold=True) + 6
+        if x + w + reserve > max_x:
+            rest = f"+{len(ids) - i}"
+            if x + 2 + text_width(rest, 11, bold=True) <= max_x:
+                s.text(x + 2, y + 12, rest, font_size=11, fill=MUTED, font_weight="bold")
+                return x + 4 + text_width(rest, 11, bold=True)
+            return x
         s.rect(x, y, w, 16, rx=3, fill=fill, stroke=line, stroke_width=1)
         s.text(x + w / 2, y + 12, cid, font_size=10, text_anchor="middle", fill=INK, font_weight="bold")
         x += w + 3
@@ -1158,19 +1164,20 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
     ky = y + 92
     kx = x + 14
     max_x = x + PANEL_W - 6
-    if info["offerings"]:
+    room = 16 + text_width("+99", 11, bold=True) + 6  # an icon and at least a count
+    if info["offerings"] and kx + room <= max_x:
         with s.group(cls="zg-offerings-made"):
             s.tooltip(tr.gettext("offerings made: {cards}").format(cards=tr.gettext(", ").join(info["offerings"])))
             icon(s, "offering", kx + 7, ky + 8, 14)
             kx = _chips(s, info["offerings"], kx + 16, ky, "#ffe9a8", "#9b7a2f", max_x) + 4
-    if info["market_cards"]:
+    if info["market_cards"] and kx + room <= max_x:
         with s.group(cls="zg-market-kept"):
             s.tooltip(
                 tr.gettext("market cards kept: {cards}").format(cards=tr.gettext(", ").join(info["market_cards"]))
             )
             icon(s, "market", kx + 6, ky + 8, 14)
             kx = _chips(s, info["market_cards"], kx + 15, ky, "#dbe8f6", "#2c5d8f", max_x) + 4
-    if info["heritage_played"]:
+    if info["heritage_played"] and kx + room <= max_x:
         with s.group(cls="zg-heritage-played"):
             s.tooltip(
                 tr.gettext("heritage cards played: {cards}").format(
