@@ -196,3 +196,50 @@ def test_a_job_that_fails_is_tried_again(client: TestClient) -> None:
     wait_for(lambda: frame(client, table)["status"]["to_move"] == [0] and failures)
     bot_moves = [e for e in frame(client, table)["log"] if e["kind"] == "move" and e["seat"] == 1]
     assert len(bot_moves) == 1
+
+
+HOSTILE_BODIES = {
+    "deep lists": b"[" * 30_000 + b"]" * 30_000,
+    "deep objects": b'{"a":' * 10_000 + b"1" + b"}" * 10_000,
+    "a huge integer": b'{"game": "kuhnah", "seats": ["me"], "seed": ' + b"9" * 5000 + b"}",
+    "not a number": b'{"game": "kuhnah", "seats": ["me"], "seed": NaN}',
+    "a lone surrogate": b'{"name": "\\ud800"}',
+}
+
+
+@pytest.mark.parametrize("body", list(HOSTILE_BODIES), ids=list(HOSTILE_BODIES))
+def test_hostile_json_bodies_are_clear_400s(client: TestClient, body: str) -> None:
+    json_header = {"Content-Type": "application/json", **H}
+    for path in ("/api/tables", "/api/sessions", "/api/accounts", "/api/seats/claim"):
+        r = client.post(path, content=HOSTILE_BODIES[body], headers=json_header)
+        assert r.status_code == 400, (path, r.status_code, r.text)
+        assert r.json()["error"] == "bad_request" and "JSON" in r.json()["message"]
+
+
+@pytest.mark.parametrize("body", list(HOSTILE_BODIES), ids=list(HOSTILE_BODIES))
+def test_hostile_socket_messages_get_an_error_frame_and_the_socket_stays(client: TestClient, body: str) -> None:
+    created = create(client, "kuhnah", ["me", "random"])
+    with client.websocket_connect(f"/api/tables/{created['id']}/ws") as ws:
+        ws.send_json({"type": "hello", "token": created["token"]})
+        while ws.receive_json()["type"] != "frame":
+            pass
+        raw = HOSTILE_BODIES[body]
+        if len(raw) <= 16 * 1024:
+            ws.send_text(raw.decode())
+            while (m := ws.receive_json())["type"] != "error":
+                pass
+            assert m["code"] == "bad_request"
+        ws.send_json({"type": "ping"})  # still served
+        while ws.receive_json()["type"] != "pong":
+            pass
+
+
+def test_a_player_count_beyond_any_game_is_a_400(client: TestClient) -> None:
+    r = client.get("/api/ratings", params={"game": "kuhnah", "players": "99999999999999999999999"})
+    assert r.status_code == 400
+    r = client.get("/api/ratings", params={"game": "kuhnah", "players": "7"})
+    assert r.status_code == 400 and "2 to 6" in r.json()["message"]
+    assert client.get("/ratings", params={"game": "kuhnah", "players": "99999999999999999999999"}).status_code in (
+        200,
+        400,
+    )

@@ -47,6 +47,7 @@ from starlette.requests import ClientDisconnect
 
 import ziggurat
 from ziggurat.core import bot_names, game_ids, get_game
+from ziggurat.core.documents import DocumentError, load_json
 from ziggurat.core.errors import ActionError, IllegalActionError
 from ziggurat.core.i18n import N_
 from ziggurat.server import community, frames, learn
@@ -314,10 +315,10 @@ async def json_body(request: Request) -> dict[str, Any]:
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if raw.strip() and kind != "application/json":
         raise ServiceError("bad_request", "send the body as JSON, with the header Content-Type: application/json")
-    try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ServiceError("bad_request", "the body is not valid JSON ({reason})", reason=str(exc)) from None
+    try:  # within limits: no nesting that exhausts the stack, no number that takes seconds to read
+        data = load_json(raw or b"{}", "the body", max_bytes=MAX_BODY)
+    except DocumentError as exc:
+        raise ServiceError("bad_request", "the body is not valid JSON ({reason})", reason=exc.problem) from None
     if not isinstance(data, dict):
         raise ServiceError("bad_request", "the body must be a JSON object")
     return data
@@ -1014,9 +1015,9 @@ async def _receive(ws: WebSocket) -> dict[str, Any]:
     if len(text) > MAX_WS_MESSAGE:
         raise ServiceError("bad_request", "message too large")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ServiceError("bad_request", "not valid JSON ({reason})", reason=str(exc)) from None
+        data = load_json(text, "the message", max_bytes=MAX_WS_MESSAGE)
+    except DocumentError as exc:
+        raise ServiceError("bad_request", "not valid JSON ({reason})", reason=exc.problem) from None
     if not isinstance(data, dict):
         raise ServiceError("bad_request", "a message is a JSON object")
     return data
