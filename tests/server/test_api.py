@@ -6,6 +6,7 @@ compare the log and the state before and after.
 
 from __future__ import annotations
 
+import html
 import time
 
 import pytest
@@ -336,6 +337,14 @@ def test_whole_game_against_a_bot_then_records_and_replays(any_client: TestClien
     # why it ended, for the final screen: one of the game's ends, in its words
     live_state = client.app.state.server.service.tables[table].state
     assert end["status"]["outcome"]["end"] == live_state.end_reason().to_json()
+    # ... and the final screen says it, and says when the end is the site's and not the rulebook's
+    reason = live_state.end_reason()
+    status = frame(client, table, tokens[0], fmt="html")["html"]["status"]
+    assert f'data-end="{reason.code}"' in status and html.escape(reason.text) in status
+    assert ("not an end the rulebook gives" in status) is (not reason.printed)
+    params = {"format": "html", "lang": "es"}
+    spanish = client.get(f"/api/tables/{table}/frame", params=params, headers=bearer(tokens[0]))
+    assert "La partida terminó:" in spanish.json()["html"]["status"]
     # the full record replays to the very state the server holds
     full = client.get(f"/api/tables/{table}/record", params={"full": True})
     assert full.status_code == 200

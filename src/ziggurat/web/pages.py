@@ -185,7 +185,15 @@ def render_status(spec: GameSpec, frame: Mapping[str, Any], lang: str = i18n.DEF
             for p in breakdown.players
         ]
         notes = [i18n.engine_text(n, tr) for n in breakdown.notes]
-    return render("_status.html", lang, spec=spec, f=frame, scores=scores, notes=notes if scores else [])
+    ended = None
+    outcome = frame.get("status", {}).get("outcome") or {}
+    if outcome.get("end"):  # why the game ended, in the game's own words (and whether the rulebook's end)
+        ended = {
+            "why": i18n.engine_text(outcome["end"]["message"], tr),
+            "code": outcome["end"]["code"],
+            "printed": outcome["end"].get("printed", True),
+        }
+    return render("_status.html", lang, spec=spec, f=frame, scores=scores, notes=notes if scores else [], ended=ended)
 
 
 def describe_entry(
