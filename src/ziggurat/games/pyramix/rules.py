@@ -127,7 +127,8 @@ class PyramixGame(Game):
         changed = [p.name for p in self.spec.params if self.options[p.name] != p.default]
         if changed and self.options["box"] is not None:
             raise ConfigError(
-                f"parameters ({', '.join(changed)}) change the rulebook's box; with box=FILE set the numbers in the file"
+                f"parameters ({', '.join(changed)}) change the rulebook's box; "
+                "with box=FILE set the numbers in the file"
             )
         if changed:
             self.box = box_with_params(self.box, self.options)
