@@ -228,6 +228,9 @@ def arena_command(
         for k, r in summary["head_to_head"].items():
             h2h.add_row(k, fmt_rate(r["rate"] * r["n"], int(r["n"])))
         console.print(h2h)
+    note = non_printed_note(g)
+    if note is not None:
+        console.print(Text(f"{note}: not the rulebook's game", style="bold yellow"))
     console.print(Text(f"{summary['games']} games in {elapsed:.1f}s", style="dim"))
     if csv is not None:
         write_rows(csv, result.rows)  # in index order: the same file as an uninterrupted run
