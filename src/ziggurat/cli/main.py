@@ -327,6 +327,7 @@ def _open_saved(file: Path, allow_content_paths: bool, player: int | None) -> Ga
 # --- analysis commands ---
 from ziggurat.cli import admin as _admin  # noqa: E402,F401
 from ziggurat.cli import analysis as _analysis  # noqa: E402,F401
+from ziggurat.cli import lab as _lab  # noqa: E402,F401
 from ziggurat.cli import ratings as _ratings  # noqa: E402,F401
 from ziggurat.cli import serve as _serve  # noqa: E402,F401
 
