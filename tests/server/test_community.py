@@ -387,5 +387,7 @@ def test_a_table_with_non_printed_parameters_is_never_rated(client: TestClient) 
     assert live.game.options["start-jade"] == 5
     marked = SimpleNamespace(status="over", record=SimpleNamespace(rated=True), game=live.game)
     assert srv.ratings.rate_table(marked) is False  # type: ignore[arg-type]
+    page = client.get(f"/t/{created.json()['id']}")
+    assert "not the printed rules: parameters changed" in page.text and "start-jade: 5" in page.text
     games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
     assert all(not o.get("param") and o["name"] != "start-jade" for o in games["kuhnah"]["options"])
