@@ -50,6 +50,17 @@ def test_simulate_with_a_parameter_reports_it_and_its_measures(tmp_path: Path) -
     assert run["options"] == {"start-jade": 5}
 
 
+def test_search_bots_are_not_followed_unless_asked(tmp_path: Path) -> None:
+    args = ["simulate", "kuhnah", "--games", "2", "--jobs", "1", "--bots", "ismcts,random", "--bot-option",
+            "ismcts.iterations=5", "--out", str(tmp_path)]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["measures"]["play"] == {} and summary["measures"]["play_games"] == 0
+    assert "give --measure-games N" in (tmp_path / "report.html").read_text()
+    assert "balance" in summary["measures"]["results"]["base"]
+
+
 def test_simulate_sweep_compares_settings(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
     args = ["simulate", "kuhnah", "--games", "10", "--jobs", "1", "--sweep", "start-jade=2,8", "--sweep",

@@ -114,6 +114,13 @@ def _interrupted(done: int, total: int, where: Path | None, resume: str) -> type
 
 
 DEFAULT_MEASURE_GAMES = 200
+CHEAP_BOTS = frozenset({"random", "greedy"})
+"""Bots whose games are followed move by move by default (a search bot's game would be played again at its cost)."""
+
+
+def default_measure_games(bots: list[str]) -> int:
+    """Games followed move by move when ``--measure-games`` is not given: 200 with cheap bots, else none."""
+    return DEFAULT_MEASURE_GAMES if set(bots) <= CHEAP_BOTS else 0
 
 
 def _no_run_options(given: dict[str, Any]) -> None:
@@ -293,7 +300,10 @@ def simulate_command(
     ] = None,
     measure_games: Annotated[
         int | None,
-        typer.Option(help="games per setup followed move by move for the quality measures (0: none) [default: 200]"),
+        typer.Option(
+            help="games per setup followed move by move for the quality measures, played again with the same bots "
+            "(0: none) [default: 200 with random and greedy bots, else 0]"
+        ),
     ] = None,
     compare_variants: Annotated[
         bool, typer.Option("--compare-variants", help="also run with each other variant on; compare (same seeds)")
@@ -330,14 +340,14 @@ def simulate_command(
             rotate, compare_variants = bool(spec["rotate"]), bool(spec["compare_variants"])
             engine = str(spec.get("engine", "python"))
             sweeps = parse_sweep(g.spec, [f"{n}={','.join(map(str, v))}" for n, v in spec.get("sweep", [])])
-            n_measure = int(spec.get("measure_games", DEFAULT_MEASURE_GAMES))
+            n_measure = int(spec.get("measure_games", default_measure_games(names)))
         else:
             if game is None:
                 raise ZigguratError("name a game (ziggurat games lists them), or --resume a stopped run")
             g = build_game(game, players, variant, option, params=param)
             sweeps = parse_sweep(g.spec, sweep or [])
-            n_measure = DEFAULT_MEASURE_GAMES if measure_games is None else measure_games
             names = parse_bots("random" if bots is None else bots)
+            n_measure = default_measure_games(names) if measure_games is None else measure_games
             games = 1000 if games is None else games
             seed = 0 if seed is None else seed
             opts = parse_bot_options(bot_option)
@@ -433,6 +443,9 @@ def simulate_command(
         engine_words = "the Python engine (the same seeds as the games above)" if engine == "python" else (
             "the Python engine (a sample of its own: the kernels' games are not followed)")  # fmt: skip
         play_note = f"Move-by-move measures: the first {n_follow} games of each setup, followed in {engine_words}."
+    else:
+        play_note = ("Move-by-move measures (lead changes, drama, decisiveness, branching): give --measure-games N "
+                     "to follow N games of each setup, played again with the same bots.")  # fmt: skip
     extra: dict[str, Any] = {"measures": {"results": measured, "play": play, "play_games": n_follow}}
     sections = [measures_html(measured, play, play_note)]
     if note is not None:
