@@ -36,13 +36,12 @@ JADE_ON = 0
 TAKE = 2
 BASE_LEFT = 4
 BASE_RIGHT = 5
-START_JADE = 8
 CHANCE = -1
 
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # cfg, value, lsym, rsym, offsets
 
 # cfg fields
-_P, _CARDS, _REMOVE, _WILD, _JADE_WILD, _START, _MAX_CARDS, _MAX_ROW, _WILD_BASE, _MAX_LEN = range(10)
+_P, _CARDS, _REMOVE, _WILD, _JADE_WILD, _START, _MAX_CARDS, _MAX_ROW, _WILD_BASE, _MAX_LEN, _START_JADE = range(11)
 
 # what a legal placement does (legal_k): an open slot index, or one of these
 _K_BASE_LEFT = -1
@@ -51,7 +50,7 @@ _K_WILD = -3
 
 
 def unsupported(game: Game) -> str | None:
-    """Every K'uh Nah option is played by the kernel."""
+    """Every K'uh Nah option and parameter is played by the kernel."""
     return None
 
 
@@ -59,7 +58,7 @@ def prepare(game: Game) -> Config:
     """The kernel's configuration of a :class:`~ziggurat.games.kuhnah.rules.KuhNahGame`."""
     g: Any = game
     start = g.options["start-player"]
-    cfg = np.zeros(10, np.int64)
+    cfg = np.zeros(11, np.int64)
     cfg[_P] = g.num_players
     cfg[_CARDS] = g.num_cards
     cfg[_REMOVE] = g.removed_count
@@ -70,6 +69,7 @@ def prepare(game: Game) -> Config:
     cfg[_MAX_ROW] = g.max_row
     cfg[_WILD_BASE] = g.wild_base
     cfg[_MAX_LEN] = g.max_game_length
+    cfg[_START_JADE] = g.start_jade
     value = np.asarray(g.value, np.int32)
     lsym = np.asarray(g.left_symbol, np.int32)
     rsym = np.asarray(g.right_symbol, np.int32)
@@ -132,7 +132,7 @@ def _game(
     rng = np.zeros(1, np.uint64)
     seed_rng(rng, seed)
     for q in range(nplayers):
-        jade[q] = START_JADE
+        jade[q] = cfg[_START_JADE]
         wild_used[q] = 0
         own_n[q] = 0
         open_n[q] = 0
