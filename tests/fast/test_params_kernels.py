@@ -32,6 +32,10 @@ CASES: list[tuple[str, int, dict[str, object], int]] = [
     ("nakum", 2, {"maize-limit": 12, "skins-limit": 3, "masks-per-point": 2, "offering-bonus": 2}, 200),
     ("nakum", 3, {"masks-limit": 8, "maize-per-point": 1, "skins-per-point": 4, "offering-bonus": 5}, 200),
     ("nakum", 4, {"maize-limit": 1, "skins-limit": 1, "masks-limit": 1}, 100),
+    ("nakum", 2, {"start-workers": 4, "reserve-workers": 5, "offerings-to-end": 3}, 100),
+    ("nakum", 3, {"start-workers": 1, "reserve-workers": 0, "offerings-to-end": 1}, 200),
+    ("kukulkan", 2, {"axis-bonus": 9, "block-points": 3}, 200),
+    ("kukulkan", 4, {"axis-bonus": 0, "block-points": 0}, 100),
 ]
 
 

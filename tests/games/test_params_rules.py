@@ -96,3 +96,55 @@ def test_kukulkan_axis_bonus() -> None:
             seen += claimed
             assert more.outcome().scores[p] - printed.outcome().scores[p] == (4 if claimed else 0)
     assert seen
+
+
+def test_kukulkan_block_points() -> None:
+    """The same random game with each marked block worth 3: every score gains twice its marked blocks."""
+    for seed in range(6):
+        printed: Any = played("kukulkan", 3, {}, seed)
+        more: Any = played("kukulkan", 3, {"block-points": 3}, seed)
+        assert printed.history == more.history
+        for p in range(3):
+            marked = printed.marked[p].bit_count()
+            assert marked and more.outcome().scores[p] - printed.outcome().scores[p] == 2 * marked
+
+
+@pytest.mark.parametrize(("start", "reserve"), [(3, 1), (1, 0), (4, 3)])
+def test_nakum_workers(start: int, reserve: int) -> None:
+    """A clan starts with ``start-workers`` and a reserve of ``reserve-workers``; the total never changes."""
+    g: Any = make_game("nakum", 3, {"start-workers": start, "reserve-workers": reserve})
+    s: Any = g.new_initial_state()
+    assert s.workers == [start] * 3 and s.hand == [start] * 3 and s.reserve == [reserve] * 3
+    placed = [0]
+
+    def watch(state: Any, *_: Any) -> None:
+        for p in range(3):
+            assert state.workers[p] + state.reserve[p] + state.sacrificed[p] == start + reserve
+            assert state.hand[p] <= state.workers[p] <= start + reserve
+        placed[0] = max(placed[0], max(state.workers))
+
+    state: Any = played("nakum", 3, {"start-workers": start, "reserve-workers": reserve}, seed=start, watch=watch)
+    assert state.is_terminal() and placed[0] >= start
+
+
+@pytest.mark.parametrize("to_end", [1, 3])
+def test_nakum_offerings_to_end(to_end: int) -> None:
+    """The end is triggered exactly when a player completes ``offerings-to-end`` offerings."""
+    most = [0]
+
+    def watch(state: Any, *_: Any) -> None:
+        made = max(len(m) for m in state.made)
+        most[0] = max(most[0], made)
+        assert state.end_triggered == (made >= to_end)
+
+    for seed in range(3):
+        state: Any = played("nakum", 2, {"offerings-to-end": to_end}, seed=seed, watch=watch)
+        assert state.is_terminal()
+    assert most[0] >= to_end
+
+
+def test_nakum_offerings_to_end_needs_the_cards() -> None:
+    from ziggurat.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="offerings-to-end=13: there are only 12"):
+        make_game("nakum", 2, {"offerings-to-end": 13})

@@ -61,9 +61,7 @@ from ziggurat.games.nakum.rules import (
     OFFERINGS_SIZE,
     OVER,
     PLAY,
-    RESERVE_WORKERS,
     REVEAL,
-    START_WORKERS,
 )
 
 if TYPE_CHECKING:
@@ -78,8 +76,8 @@ _LIM = 5
 _PER = 8
 (_MAX_ROUNDS, _A_BASIC, _A_CAMP, _A_EXPLORE, _A_PYRAMID, _A_PITUK, _A_START, _A_GROW, _A_OPTION, _A_BUY, _A_OFFER,
  _A_HERITAGE, _A_FAVOUR, _A_FREE, _A_REVEAL, _PITUK, _START, _GROW, _E_CAMP, _E_MARKET, _E_HERITAGE, _MAX_LEN,
- _SPACES) = range(11, 34)  # fmt: skip
-_CFG = 34
+ _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END) = range(11, 37)  # fmt: skip
+_CFG = 37
 
 # effect table columns: cost (3), gain (maize, skins, masks, points), action, free a camp, end points
 _COST, _GAIN, _ACTION, _FREE_CAMP, _END_POINTS = 0, 3, 7, 8, 9
@@ -103,7 +101,7 @@ Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 def unsupported(game: Game) -> str | None:
-    """Every Nakum option and content file is played by the kernel."""
+    """Every Nakum option, parameter and content file is played by the kernel."""
     return None
 
 
@@ -121,6 +119,9 @@ def prepare(game: Game) -> Config:
     cfg[_LIM : _LIM + 3] = g.limits
     cfg[_PER : _PER + 3] = g.per_point
     cfg[_MAX_ROUNDS] = g.max_rounds
+    cfg[_START_WORKERS] = g.start_workers
+    cfg[_RESERVE_WORKERS] = g.reserve_workers
+    cfg[_TO_END] = g.offerings_to_end
     for field, value in (
         (_A_BASIC, g.A_BASIC), (_A_CAMP, g.A_CAMP), (_A_EXPLORE, g.A_EXPLORE), (_A_PYRAMID, g.A_PYRAMID),
         (_A_PITUK, g.A_PITUK), (_A_START, g.A_START), (_A_GROW, g.A_GROW), (_A_OPTION, g.A_OPTION),
@@ -600,7 +601,7 @@ def _apply(
         if pl[p, P_FIRST] < 0:
             pl[p, P_FIRST] = sv[S_OFFER_COUNT]
         sv[S_OFFER_COUNT] += 1
-        if pl[p, P_MADE] >= 2:
+        if pl[p, P_MADE] >= cfg[_TO_END]:
             sv[S_END] = 1
         _end_turn(cfg, sv, pl, occ, explorer, queue, p)
     elif phase == PLAY:
@@ -680,9 +681,9 @@ def _run(
     for q in range(nplayers):
         for f in range(_PLAYER):
             pl[q, f] = 0
-        pl[q, P_WORKERS] = START_WORKERS
-        pl[q, P_HAND] = START_WORKERS
-        pl[q, P_RESERVE] = RESERVE_WORKERS
+        pl[q, P_WORKERS] = cfg[_START_WORKERS]
+        pl[q, P_HAND] = cfg[_START_WORKERS]
+        pl[q, P_RESERVE] = cfg[_RESERVE_WORKERS]
         pl[q, P_FIRST] = -1
         pl[q, P_CHOICE] = -1
     for s in range(cfg[_SPACES]):

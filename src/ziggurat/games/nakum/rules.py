@@ -120,6 +120,9 @@ SPEC = GameSpec(
         param("skins-per-point", "int", 2, 1, 20, "skins that make one point at the end"),
         param("masks-per-point", "int", 1, 1, 20, "masks that make one point at the end"),
         param("offering-bonus", "int", 0, 0, 20, "points added to every offering card's printed points"),
+        param("start-workers", "int", START_WORKERS, 1, 6, "workers each clan starts with (placed every Day)"),
+        param("reserve-workers", "int", RESERVE_WORKERS, 0, 6, "workers each player keeps in the reserve at the start"),
+        param("offerings-to-end", "int", 2, 1, 20, "offerings one player completes to end the game after that Day"),
     ),
 )
 
@@ -180,6 +183,14 @@ class NakumGame(Game):
                 f"({HAND_SIZE} each are dealt)"
             )
         self.max_rounds = int(o["max-rounds"])  # type: ignore[arg-type]
+        self.start_workers = int(o["start-workers"])  # type: ignore[arg-type]
+        self.reserve_workers = int(o["reserve-workers"])  # type: ignore[arg-type]
+        self.all_workers = self.start_workers + self.reserve_workers
+        self.offerings_to_end = int(o["offerings-to-end"])  # type: ignore[arg-type]
+        if self.offerings_to_end > len(c.offerings):
+            raise ConfigError(
+                f"offerings-to-end={self.offerings_to_end}: there are only {len(c.offerings)} offering cards"
+            )
         self.tiles = c.tiles
         self.tile_index = {t.key: i for i, t in enumerate(c.tiles)}
         # spaces: basics 0..NB-1, camps NB..NB+7, then Pituk, start, grow
@@ -368,7 +379,7 @@ class NakumGame(Game):
     @property
     def max_game_length(self) -> int:
         n = self.num_players
-        workers = START_WORKERS + RESERVE_WORKERS
+        workers = self.all_workers
         setup = OFFERINGS_SIZE + MARKET_SIZE + HAND_SIZE * n + n + 2 * 2
         placements = workers * n
         per_round = placements * PLACEMENT_STEPS + n * (placements + 1) + MARKET_SIZE + OFFERINGS_SIZE
@@ -490,9 +501,9 @@ class NakumState(State):
         self.box = list(range(len(c.heritage)))  # undealt heritage cards
         self.res = [0] * (3 * n)  # maize, skins, masks per player
         self.tokens = [0] * n  # point tokens
-        self.workers = [START_WORKERS] * n  # workers of the clan (not in the reserve)
-        self.hand = [START_WORKERS] * n  # workers not yet placed this Day
-        self.reserve = [RESERVE_WORKERS] * n
+        self.workers = [game.start_workers] * n  # workers of the clan (not in the reserve)
+        self.hand = [game.start_workers] * n  # workers not yet placed this Day
+        self.reserve = [game.reserve_workers] * n
         self.sacrificed = [0] * n  # sacrificed this Day; to the reserve at Night
         self.bought: list[list[int]] = [[] for _ in range(n)]
         self.played: list[list[int]] = [[] for _ in range(n)]
@@ -913,7 +924,7 @@ class NakumState(State):
             if self.first_offer[player] < 0:
                 self.first_offer[player] = self.offer_count
             self.offer_count += 1
-            if len(self.made[player]) >= 2:
+            if len(self.made[player]) >= g.offerings_to_end:
                 self.end_triggered = True
             self._end_turn(player)
         elif phase == PLAY:
@@ -1636,10 +1647,10 @@ class NakumState(State):
         self.box = ints("box", None, 0, nh - 1)
         self.res = ints("res", 3 * n, 0, 99)
         self.tokens = ints("tokens", n, 0, 10**4)
-        self.workers = ints("workers", n, 0, START_WORKERS + RESERVE_WORKERS)
-        self.hand = ints("hand", n, 0, START_WORKERS + RESERVE_WORKERS)
-        self.reserve = ints("reserve", n, 0, START_WORKERS + RESERVE_WORKERS)
-        self.sacrificed = ints("sacrificed", n, 0, START_WORKERS + RESERVE_WORKERS)
+        self.workers = ints("workers", n, 0, g.all_workers)
+        self.hand = ints("hand", n, 0, g.all_workers)
+        self.reserve = ints("reserve", n, 0, g.all_workers)
+        self.sacrificed = ints("sacrificed", n, 0, g.all_workers)
         self.bought = lists("bought", nm)
         self.played = lists("played", nh)
         self.made = lists("made", no)
@@ -1671,7 +1682,7 @@ class NakumState(State):
         for p in range(n):
             self.hands[p].sort()
             total = self.workers[p] + self.reserve[p] + self.sacrificed[p]
-            if total != START_WORKERS + RESERVE_WORKERS or self.hand[p] > self.workers[p]:
+            if total != g.all_workers or self.hand[p] > self.workers[p]:
                 raise RecordError(f"saved Nakum state has an impossible number of workers for player {p + 1}")
             for i, lim in enumerate(g.limits):
                 if self.res[3 * p + i] > lim:
