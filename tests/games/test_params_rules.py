@@ -148,3 +148,40 @@ def test_nakum_offerings_to_end_needs_the_cards() -> None:
 
     with pytest.raises(ConfigError, match="offerings-to-end=13: there are only 12"):
         make_game("nakum", 2, {"offerings-to-end": 13})
+
+
+def test_kuhnah_jade_points() -> None:
+    """The same random game with each jade worth 3: every score drops by twice the jade left."""
+    for seed in range(6):
+        printed: Any = played("kuhnah", 3, {}, seed)
+        more: Any = played("kuhnah", 3, {"jade-points": 3}, seed)
+        assert printed.history == more.history
+        for p in range(3):
+            assert more.outcome().scores[p] - printed.outcome().scores[p] == -2 * printed.jade[p]
+    assert any(played("kuhnah", 2, {}, s).jade[0] for s in range(6))  # jade was left (else the test proves nothing)
+
+
+def test_lucent_points() -> None:
+    """Points for the last placer, an emptied hand and a last Geomancer are the parameters' numbers."""
+    options = {"points": True, "geomancers": True}
+    seen = [0, 0, 0]
+    for seed in range(20):
+        printed: Any = played("lucent", 5, options, seed)
+        more: Any = played(
+            "lucent", 5, {**options, "last-points": 5, "all-played-points": 3, "geomancer-points": 7}, seed
+        )
+        assert printed.history == more.history
+        g = printed.game
+        for p in range(5):
+            last = p == printed.last_placer
+            emptied = printed.sizes[p] == 0
+            geo = printed.last_kind[p] == g.geo
+            seen[0] += last
+            seen[1] += emptied
+            seen[2] += geo
+            assert printed.outcome().scores[p] == last + emptied + geo
+            assert more.outcome().scores[p] == 5 * last + 3 * emptied + 7 * geo
+    assert all(seen)
+    # without the points variant only the last placer scores, with its parameter's points
+    plain: Any = played("lucent", 2, {"last-points": 4, "all-played-points": 9}, seed=1)
+    assert sorted(plain.outcome().scores) == [0, 4]
