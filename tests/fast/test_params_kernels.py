@@ -42,6 +42,8 @@ CASES: list[tuple[str, int, dict[str, object], int]] = [
     ("nakum", 4, {"maize-limit": 1, "skins-limit": 1, "masks-limit": 1}, 100),
     ("nakum", 2, {"start-workers": 4, "reserve-workers": 5, "offerings-to-end": 3}, 100),
     ("nakum", 3, {"start-workers": 1, "reserve-workers": 0, "offerings-to-end": 1}, 200),
+    ("nakum", 4, {"market-size": 8, "offerings-size": 4}, 100),
+    ("nakum", 2, {"market-size": 1, "offerings-size": 1, "offerings-to-end": 3}, 200),
     ("kukulkan", 2, {"axis-bonus": 9, "block-points": 3}, 200),
     ("kukulkan", 4, {"axis-bonus": 0, "block-points": 0}, 100),
 ]

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from ziggurat.core import CHANCE, Match, State, make_game
+from ziggurat.games.nakum.rules import DAY
 
 
 def played(gid: str, players: int, params: dict[str, object], seed: int, watch: Any = None) -> State:
@@ -185,3 +186,19 @@ def test_lucent_points() -> None:
     # without the points variant only the last placer scores, with its parameter's points
     plain: Any = played("lucent", 2, {"last-points": 4, "all-played-points": 9}, seed=1)
     assert sorted(plain.outcome().scores) == [0, 4]
+
+
+@pytest.mark.parametrize(("market", "offers"), [(3, 1), (8, 4)])
+def test_nakum_rows(market: int, offers: int) -> None:
+    """The market and offerings rows hold ``market-size`` and ``offerings-size`` cards, refilled to them each Night."""
+    sizes: set[tuple[int, int]] = set()
+
+    def watch(state: Any, *_: Any) -> None:
+        m, o = len(state._market), len(state._offers)
+        assert m <= market and o <= offers
+        if state.phase == DAY:
+            sizes.add((m, o))
+
+    for seed in range(3):
+        played("nakum", 3, {"market-size": market, "offerings-size": offers}, seed=seed, watch=watch)
+    assert (market, offers) in sizes  # full rows at the start of a Day

@@ -56,9 +56,7 @@ from ziggurat.games.nakum.rules import (
     FREE,
     HAND_SIZE,
     HERITAGE_SETUP,
-    MARKET_SIZE,
     OFFER,
-    OFFERINGS_SIZE,
     OVER,
     PLAY,
     REVEAL,
@@ -76,8 +74,8 @@ _LIM = 5
 _PER = 8
 (_MAX_ROUNDS, _A_BASIC, _A_CAMP, _A_EXPLORE, _A_PYRAMID, _A_PITUK, _A_START, _A_GROW, _A_OPTION, _A_BUY, _A_OFFER,
  _A_HERITAGE, _A_FAVOUR, _A_FREE, _A_REVEAL, _PITUK, _START, _GROW, _E_CAMP, _E_MARKET, _E_HERITAGE, _MAX_LEN,
- _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END) = range(11, 37)  # fmt: skip
-_CFG = 37
+ _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END, _MARKET_SIZE, _OFFERS_SIZE) = range(11, 39)  # fmt: skip
+_CFG = 39
 
 # effect table columns: cost (3), gain (maize, skins, masks, points), action, free a camp, end points
 _COST, _GAIN, _ACTION, _FREE_CAMP, _END_POINTS = 0, 3, 7, 8, 9
@@ -122,6 +120,8 @@ def prepare(game: Game) -> Config:
     cfg[_START_WORKERS] = g.start_workers
     cfg[_RESERVE_WORKERS] = g.reserve_workers
     cfg[_TO_END] = g.offerings_to_end
+    cfg[_MARKET_SIZE] = g.market_size
+    cfg[_OFFERS_SIZE] = g.offerings_size
     for field, value in (
         (_A_BASIC, g.A_BASIC), (_A_CAMP, g.A_CAMP), (_A_EXPLORE, g.A_EXPLORE), (_A_PYRAMID, g.A_PYRAMID),
         (_A_PITUK, g.A_PITUK), (_A_START, g.A_START), (_A_GROW, g.A_GROW), (_A_OPTION, g.A_OPTION),
@@ -396,10 +396,10 @@ def _normalize(cfg: np.ndarray, sv: np.ndarray, pl: np.ndarray, queue: np.ndarra
     while sv[S_Q_LEN] > 0:
         head = queue[sv[S_Q_HEAD]]
         if head == DRAW_MARKET:
-            if sv[S_MARKET_UP] < MARKET_SIZE and sv[S_MARKET_DECK] > 0:
+            if sv[S_MARKET_UP] < cfg[_MARKET_SIZE] and sv[S_MARKET_DECK] > 0:
                 return
         elif head == DRAW_OFFERING:
-            if sv[S_OFFERS_UP] < OFFERINGS_SIZE and sv[S_OFFER_DECK] > 0:
+            if sv[S_OFFERS_UP] < cfg[_OFFERS_SIZE] and sv[S_OFFER_DECK] > 0:
                 return
         else:
             return
@@ -428,9 +428,9 @@ def _end_day(
         if explorer[pos] >= 0:
             explorer[pos] = -1
             _push(sv, queue, pos)
-    for _ in range(MARKET_SIZE):
+    for _ in range(cfg[_MARKET_SIZE]):
         _push(sv, queue, DRAW_MARKET)
-    for _ in range(OFFERINGS_SIZE):
+    for _ in range(cfg[_OFFERS_SIZE]):
         _push(sv, queue, DRAW_OFFERING)
     sv[S_PHASE] = DAWN
     sv[S_TO_MOVE] = sv[S_START]
@@ -620,14 +620,14 @@ def _apply(
                     mstate[c] = IN_DECK
             sv[S_MARKET_DECK] += sv[S_MARKET_UP]
             sv[S_MARKET_UP] = 0
-            for _ in range(MARKET_SIZE):
+            for _ in range(cfg[_MARKET_SIZE]):
                 _push(sv, queue, DRAW_MARKET)
         else:  # the active offerings discarded, two new ones
             for c in range(cfg[_O]):
                 if ostate[c] == UP:
                     ostate[c] = GONE
             sv[S_OFFERS_UP] = 0
-            for _ in range(OFFERINGS_SIZE):
+            for _ in range(cfg[_OFFERS_SIZE]):
                 _push(sv, queue, DRAW_OFFERING)
         _end_turn(cfg, sv, pl, occ, explorer, queue, p)
         _normalize(cfg, sv, pl, queue)
@@ -700,9 +700,9 @@ def _run(
     for c in range(cfg[_H]):
         holder[c] = -2  # in the box
     # the setup's draws: two offerings, five market cards, three heritage cards each, one at a time round the table
-    for _ in range(OFFERINGS_SIZE):
+    for _ in range(cfg[_OFFERS_SIZE]):
         _push(sv, queue, DRAW_OFFERING)
-    for _ in range(MARKET_SIZE):
+    for _ in range(cfg[_MARKET_SIZE]):
         _push(sv, queue, DRAW_MARKET)
     for _ in range(HAND_SIZE):
         for q in range(nplayers):
