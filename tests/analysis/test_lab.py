@@ -72,6 +72,15 @@ def test_uncertainty_by_hand() -> None:
     assert m["uncertainty"] == pytest.approx(0.5)
 
 
+def test_kingmaking_is_a_rate_with_wilsons_interval() -> None:
+    from ziggurat.analysis.measures import _play_summary
+
+    games = [{name: 0.0 for name in PLAY_MEASURES} for _ in range(20)]
+    games[0]["kingmaking"] = 1.0
+    k = _play_summary(games)["kingmaking"]
+    assert k["mean"] == pytest.approx(0.05) and 0 < k["low"] < 0.05 < k["high"] and k["n"] == 20
+
+
 def test_kingmaking_by_hand() -> None:
     # three seats: seat 1 leads; seat 3 (trailing, and not the winner) moves and seat 2 leads for good
     path = [[3, 1, 0], [3, 1, 0], [1, 2, 0], [1, 2, 1]]

@@ -288,9 +288,14 @@ def measure_setups(
     for part in results:
         for s, m in part:
             per[s].append(m)
-    return {
-        setups[s].label: {name: _mean([m[name] for m in per[s]]) for name in PLAY_MEASURES} for s in range(len(setups))
-    }
+    return {setups[s].label: _play_summary(per[s]) for s in range(len(setups))}
+
+
+def _play_summary(games: Sequence[Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """Each play measure over ``games``: a mean with its normal interval; kingmaking, a 0/1 per game, Wilson's."""
+    out = {name: _mean([m[name] for m in games]) for name in PLAY_MEASURES}
+    out["kingmaking"] = _rate(sum(m["kingmaking"] for m in games), len(games))
+    return out
 
 
 def fmt_interval(m: Mapping[str, float], digits: int = 2, percent: bool = False) -> str:
