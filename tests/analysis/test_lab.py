@@ -89,6 +89,12 @@ def test_kingmaking_by_hand() -> None:
     assert score_path_measures(path, winner=1, lower_wins=False, actors=[0, 2, 1, 0])["kingmaking"] == 0
     # nor by the leader's (it was not trailing: it lost the lead by its own move)
     assert score_path_measures(path, winner=1, lower_wins=False, actors=[0, 1, 0, 2])["kingmaking"] == 0
+    # a simultaneous round (decisions 1 and 2 together): the winner chose in it too, so it is no kingmaking
+    rounds = [0, 1, 1, 2]
+    path2 = [[3, 1, 0], [3, 1, 0], [1, 2, 0], [1, 2, 1]]
+    assert score_path_measures(path2, 1, False, actors=[0, 1, 2, 0], groups=rounds)["kingmaking"] == 0
+    assert score_path_measures(path2, 1, False, actors=[0, 2, 2, 0], groups=rounds)["kingmaking"] == 1
+    assert score_path_measures(path2, 1, False, actors=[0, 0, 2, 0], groups=rounds)["kingmaking"] == 0  # the leader's
     # two seats: a trailing player chooses between itself and the other, never a king
     two = [[3, 1], [1, 2]]
     assert score_path_measures(two, winner=1, lower_wins=False, actors=[0, 0])["kingmaking"] == 0

@@ -155,25 +155,41 @@ def follow_game(
     branching: list[float] = []
     path: list[list[float]] = []
     actors: list[int] = []
+    groups: list[int] = []  # decisions taken together (one simultaneous round) share a number
+    group = 0
+    together = False
     for actor, action in history:
         if actor >= 0:
             branching.append(float(len(state.legal_actions(actor))))
+            simultaneous = state.is_simultaneous_node()
+            if not (simultaneous and together):
+                group += 1
+            together = simultaneous
+        else:
+            together = False
         state.apply_action(action, None if actor < 0 else actor)
         if actor >= 0:
             path.append([float(value(state, p)) for p in range(n)])
             actors.append(actor)
+            groups.append(group)
     out = {"branching": sum(branching) / len(branching) if branching else 0.0}
-    out.update(score_path_measures(path, winner, game.spec.lower_score_wins, actors))
+    out.update(score_path_measures(path, winner, game.spec.lower_score_wins, actors, groups))
     return out
 
 
 def score_path_measures(
-    path: Sequence[Sequence[float]], winner: int, lower_wins: bool, actors: Sequence[int] | None = None
+    path: Sequence[Sequence[float]],
+    winner: int,
+    lower_wins: bool,
+    actors: Sequence[int] | None = None,
+    groups: Sequence[int] | None = None,
 ) -> dict[str, float]:
     """The measures of one game's running scores (``path[t][p]``: seat ``p``'s after decision ``t``).
 
     ``winner`` is the one seat ranked first (-1 for a shared win); ``actors[t]`` the
-    seat that took decision ``t`` (without it, kingmaking is 0). See ``docs/analysis.md``.
+    seat that took decision ``t`` (without it, kingmaking is 0); decisions with the
+    same ``groups[t]`` were taken together (a simultaneous round: all its deciders
+    share the round's effect; without it, each decision alone). See ``docs/analysis.md``.
 
     >>> m = score_path_measures([[1, 0], [1, 2], [3, 2], [3, 4]], winner=1, lower_wins=False)
     >>> m["lead_changes"], m["decided_share"], m["winner_behind"], m["drama"]
@@ -202,9 +218,11 @@ def score_path_measures(
     behind = sum(1 for lead in leaders if lead != winner) if winner >= 0 else length
     kingmaking = 0.0
     if actors is not None and winner >= 0 and decided < length and len(path[0]) >= 3:
-        mover = actors[decided]
+        movers = {actors[decided]}
+        if groups is not None:
+            movers = {a for a, g in zip(actors, groups, strict=True) if g == groups[decided]}
         before = leaders[decided - 1] if decided > 0 else -1
-        kingmaking = float(mover != winner and mover != before)
+        kingmaking = float(winner not in movers and before not in movers)
     return {
         "length": float(length),
         "lead_changes": float(changes),
