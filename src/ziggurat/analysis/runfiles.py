@@ -24,8 +24,10 @@ import itertools
 import json
 import os
 import signal
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -40,7 +42,18 @@ RUN_FORMAT = "ziggurat-run"
 RUN_VERSION = 1
 GAME_FORMATS = ("csv", "parquet")
 READ_BATCH = 65_536
-__all__ = ["GAME_FORMATS", "TEXT_COLUMNS", "GameLog", "read_games", "read_rows", "write_games", "write_rows"]
+SYNC_EVERY = 1.0  # seconds between two fsyncs of a growing CSV
+__all__ = [
+    "GAME_FORMATS",
+    "TEXT_COLUMNS",
+    "Encoded",
+    "GameLog",
+    "encode",
+    "read_games",
+    "read_rows",
+    "write_games",
+    "write_rows",
+]
 
 
 def games_path(out: Path, fmt: str) -> Path:
@@ -84,6 +97,41 @@ def from_arrow(batch: Any) -> GameTable:
     return GameTable(cols)
 
 
+@dataclass
+class Encoded:
+    """A batch of games made ready to write (by the worker that played them, so the main process only writes).
+
+    ``text``: the CSV lines; ``arrow``: a pyarrow Table; ``table``: the columns
+    themselves when neither was made. ``first``/``last``: the lowest and highest
+    index; ``ordered``: whether the indices increase row by row.
+    """
+
+    count: int
+    names: list[str]
+    first: int = -1
+    last: int = -1
+    ordered: bool = True
+    text: str | None = None
+    arrow: Any = None
+    table: Any = None
+
+
+def encode(table: GameTable, fmt: str | None) -> Encoded:
+    """``table`` ready for a games file of format ``fmt`` (None: keep the columns)."""
+    batch = Encoded(len(table), table.names)
+    if len(table) and "index" in table:
+        index = table["index"]
+        batch.first, batch.last = int(index.min()), int(index.max())
+        batch.ordered = len(index) < 2 or bool(np.all(np.diff(index) > 0))
+    if fmt == "csv":
+        batch.text = csv_text(table)
+    elif fmt == "parquet":
+        batch.arrow = arrow_table(table)
+    else:
+        batch.table = table
+    return batch
+
+
 class GameLog:
     """A games file that grows by whole batches: CSV flushed after each, Parquet one row group each.
 
@@ -103,6 +151,7 @@ class GameLog:
         self._file: IO[str] | None = None
         self._writer: Any = None
         self._tmp = path.with_name(path.name + ".tmp")
+        self._synced = -SYNC_EVERY
         exists = keep and path.exists() and path.stat().st_size > 0
         if fmt == "csv":
             if exists:
@@ -118,13 +167,15 @@ class GameLog:
             path.unlink(missing_ok=True)
 
     def _note(self, table: GameTable) -> None:
+        self._note_batch(encode(table, None))
+
+    def _note_batch(self, batch: Encoded) -> None:
         if self._names is None:
-            self._names = table.names
-        if len(table) and "index" in table:
-            index = table["index"]
-            if int(index[0]) <= self._last or (len(index) > 1 and bool(np.any(np.diff(index) <= 0))):
+            self._names = batch.names
+        if batch.count:
+            if batch.first <= self._last or not batch.ordered:
                 self._ordered = False
-            self._last = max(self._last, int(index.max()))
+            self._last = max(self._last, batch.last)
 
     def _arrange(self, table: GameTable) -> GameTable:
         if self._names is not None and table.names != self._names and set(table.names) == set(self._names):
@@ -132,40 +183,60 @@ class GameLog:
         return table
 
     def _write_parquet(self, table: GameTable) -> None:
+        self._write_arrow(encode(self._arrange(table), "parquet"))
+
+    def _write_arrow(self, batch: Encoded) -> None:
         pq = import_pyarrow().parquet
-        table = self._arrange(table)
-        self._note(table)
-        data = arrow_table(table)
+        self._note_batch(batch)
+        data = batch.arrow
         if self._writer is None:
             self._writer = pq.ParquetWriter(str(self._tmp), data.schema)
         elif data.schema != self._writer.schema:
-            data = data.cast(self._writer.schema)
+            data = data.select(self._writer.schema.names).cast(self._writer.schema)
         self._writer.write_table(data)
 
     def add(self, table: GameTable, text: str | None = None) -> None:
         """Append ``table`` (``text``: its CSV lines, when already made) and flush (Ctrl-C waits for the write)."""
         if not len(table):
             return
+        table = self._arrange(table)
+        if self.fmt == "parquet":
+            self.add_batch(encode(table, "parquet"))
+        else:
+            batch = encode(table, None)
+            batch.text = csv_text(table) if text is None else text
+            self.add_batch(batch)
+
+    def add_batch(self, batch: Encoded) -> None:
+        """Append a batch encoded for this log's format (by a worker: :func:`encode`) and flush it."""
+        if not batch.count:
+            return
         with sigint_deferred():
             if self.fmt == "parquet":
-                self._write_parquet(table)
+                self._write_arrow(batch if batch.arrow is not None else encode(batch.table, "parquet"))
             else:
                 new = self._names is None
-                table = self._arrange(table)
-                self._note(table)
+                if self._names is not None and batch.names != self._names:
+                    raise ZigguratError(f"a batch of games with other columns than {self.path}'s")
+                self._note_batch(batch)
                 if self._file is None:
                     self._file = self.path.open("a", newline="", encoding="utf-8")
                 if new:
-                    self._file.write(csv_header(table.names))
-                self._file.write(csv_text(table) if text is None else text)
-                self._file.flush()
-                os.fsync(self._file.fileno())
-            self.count += len(table)
+                    self._file.write(csv_header(batch.names))
+                text = batch.text if batch.text is not None else csv_text(batch.table)
+                self._file.write(text)
+                self._file.flush()  # a killed process loses no written batch
+                now = time.monotonic()
+                if now - self._synced >= SYNC_EVERY:  # nor, within a second, a stopped machine
+                    os.fsync(self._file.fileno())
+                    self._synced = now
+            self.count += batch.count
 
     def close(self) -> None:
         """Finish the file (Parquet: its footer, then in place of the old file); sort it if need be."""
         with sigint_deferred():
             if self._file is not None:
+                os.fsync(self._file.fileno())
                 self._file.close()
                 self._file = None
             if self._writer is not None:

@@ -40,6 +40,11 @@ class Histogram:
         for k, c in zip(keys.tolist(), counts.tolist(), strict=True):
             self.counts[k] = self.counts.get(k, 0) + c
 
+    def merge(self, other: Histogram) -> None:
+        """Add the counts of ``other``."""
+        for k, c in other.counts.items():
+            self.counts[k] = self.counts.get(k, 0) + c
+
     @property
     def n(self) -> int:
         """How many values were counted."""
@@ -152,6 +157,28 @@ class SetupTally:
                 if code:
                     self.ends[code] = self.ends.get(code, 0) + c
 
+    def merge(self, other: SetupTally) -> None:
+        """Add the counts of ``other`` (the same setup's other games)."""
+        if not other.games:
+            return
+        self._grow(other.players)
+        self.games += other.games
+        self.seat_credit[: other.players, : other.seat_credit.shape[1]] += other.seat_credit
+        for mine, theirs in zip(self.scores, other.scores, strict=False):
+            mine.merge(theirs)
+        width = self.players + 1
+        for name, b in other.bots.items():
+            mine_b = self.bots.setdefault(name, {"credit": np.zeros(width, np.int64), "games": 0, "first": None})
+            mine_b["games"] += b["games"]
+            mine_b["credit"][: len(b["credit"])] += b["credit"]
+            if mine_b["first"] is None or (b["first"] is not None and b["first"] < mine_b["first"]):
+                mine_b["first"] = b["first"]
+        self.length.merge(other.length)
+        self.margin.merge(other.margin)
+        self.shared += other.shared
+        for code, c in other.ends.items():
+            self.ends[code] = self.ends.get(code, 0) + c
+
     @staticmethod
     def credit(counts: np.ndarray) -> float:
         """Win credit from counts of games won shared by k (each counts 1/k)."""
@@ -184,6 +211,11 @@ class RunTally:
             return
         for i, label in enumerate(labels.tolist()):
             self._setup(label).add(t.take(inverse == i))
+
+    def merge(self, other: RunTally) -> None:
+        """Add the counts of ``other`` (a worker's tally of its games)."""
+        for label, s in other.setups.items():
+            self._setup(label).merge(s)
 
     def add_all(self, tables: Iterable[GameTable]) -> RunTally:
         """Tally every table; return self."""

@@ -366,9 +366,8 @@ def simulate_command(
                 from ziggurat.fast.simulate import simulate_fast
 
                 result = simulate_fast(setups, names, games, seed, n_jobs, backend, address,
-                                       lambda k: bar.advance(task, k), log.add if log is not None else None,
-                                       keep=False, done=done, text=log is not None and fmt == "csv",
-                                       tally=tally)  # fmt: skip
+                                       lambda k: bar.advance(task, k), log.add_batch if log is not None else None,
+                                       send=fmt if log is not None else "none", done=done, tally=tally)  # fmt: skip
             else:
                 result = simulate(setups, names, games, seed, n_jobs, rotate, opts, backend, address,
                                   lambda k: bar.advance(task, k), previous,

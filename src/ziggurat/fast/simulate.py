@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from ziggurat.analysis.backends import run_chunks
-from ziggurat.analysis.columns import GameTable, csv_text, text_array, winners_text
+from ziggurat.analysis.columns import GameTable, text_array, winners_text
+from ziggurat.analysis.runfiles import Encoded, encode
 from ziggurat.analysis.simulate import RunResult, Setup
 from ziggurat.analysis.tally import RunTally
 from ziggurat.core.errors import ZigguratError
@@ -68,17 +69,27 @@ def fast_table(
     return GameTable(cols)
 
 
-FastPayload = tuple[Setup, int, int, int, list[str], int, int, bool]
+FastPayload = tuple[Setup, int, int, int, list[str], int, int, str]
 
 
-def _fast_chunk(payload: FastPayload) -> tuple[GameTable, str | None]:
-    """Worker: the columns of ``count`` games from game ``start`` (and their CSV lines if ``text``)."""
-    setup, setup_no, games, seed, bots, start, count, text = payload
+def _fast_chunk(payload: FastPayload) -> tuple[Encoded, RunTally]:
+    """Worker: ``count`` games from game ``start``, encoded as ``send`` asks, and their tally.
+
+    ``send``: ``csv`` (the CSV lines), ``parquet`` (an Arrow table), ``table``
+    (the columns) or ``none`` (only the count): the main process then only
+    writes and adds up counts.
+    """
+    setup, setup_no, games, seed, bots, start, count, send = payload
     game = setup.make()
     kernel = kernel_for(game)
     seeds = run_seeds(seed, start, count)
     table = fast_table(setup, setup_no, games, bots, start, (seeds, *kernel.play(kernel.prepare(game), seeds)))
-    return table, csv_text(table) if text else None
+    tally = RunTally([setup.label], game.spec.lower_score_wins)
+    tally.add(table)
+    batch = encode(table, send if send in ("csv", "parquet") else None)
+    if send == "none":
+        batch.table = None
+    return batch, tally
 
 
 def _missing_runs(done: np.ndarray | None, games: int, size: int) -> list[tuple[int, int]]:
@@ -108,51 +119,54 @@ def simulate_fast(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
-    on_table: Callable[[GameTable, str | None], None] | None = None,
-    keep: bool = True,
+    on_batch: Callable[[Encoded], None] | None = None,
+    send: str = "table",
     done: np.ndarray | None = None,
-    text: bool = False,
     tally: RunTally | None = None,
 ) -> RunResult:
     """Play ``games`` random games of every setup with the kernels; columns as :func:`simulate` makes them.
 
-    Batches reach ``on_table(table, text)`` in index order (``text``: their
-    CSV lines, made by the workers when ``text`` is asked). ``keep=False``
-    keeps no games: the result has only ``tally`` (the counts of every game,
-    those given in it already included), so a run of any size stays in bounded
+    ``send="table"`` keeps every game in the result's ``table``. For runs too
+    big for that, ``send`` is ``csv`` or ``parquet`` (each batch reaches
+    ``on_batch`` in index order, made ready for that file by the worker) or
+    ``none``: the result keeps no game, only ``tally``, the counts of every game
+    (added to the ``tally`` given), so a run of any size stays in bounded
     memory. ``done``: a mask over every game of the run (setup by setup) of the
     games a stopped run has already played; they are not played again.
     """
     if games < 1:
         raise ZigguratError(f"the number of games must be at least 1, not {games}")
+    if send not in ("table", "csv", "parquet", "none"):
+        raise ZigguratError(f"unknown batch encoding {send!r}")
     check_fast(setups, bots)
     size = max(1, min(CHUNK, -(-games // max(1, jobs))))
     payloads: list[FastPayload] = []
     for s_i, s in enumerate(setups):
         mask = None if done is None else done[s_i * games : (s_i + 1) * games]
         for start, count in _missing_runs(mask, games, size):
-            payloads.append((s, s_i, games, seed, list(bots), start, count, text))
-    if tally is None and not keep:
+            payloads.append((s, s_i, games, seed, list(bots), start, count, send))
+    keep = send == "table"
+    if tally is None:
         tally = RunTally([s.label for s in setups], get_game(setups[0].game).game_class.spec.lower_score_wins)
     kept: list[GameTable] = []
-    waiting: dict[int, tuple[GameTable, str | None]] = {}
+    waiting: dict[int, Encoded] = {}
     following = 0
 
-    def on_chunk(i: int, result: tuple[GameTable, str | None]) -> None:
+    def on_chunk(i: int, result: tuple[Encoded, RunTally]) -> None:
         nonlocal following
-        waiting[i] = result
+        batch, part = result
+        tally.merge(part)
+        waiting[i] = batch
         while following in waiting:  # in index order: the file grows as an uninterrupted run's does
-            table, lines = waiting.pop(following)
+            b = waiting.pop(following)
             following += 1
-            if on_table is not None:
-                on_table(table, lines)
-            if tally is not None:
-                tally.add(table)
+            if on_batch is not None:
+                on_batch(b)
             if keep:
-                kept.append(table)
+                kept.append(b.table)
             if progress is not None:
-                progress(len(table))
+                progress(b.count)
 
     run_chunks(_fast_chunk, payloads, jobs=jobs, backend=backend, address=address, on_chunk=on_chunk)
     table = GameTable.concat(kept) if keep else GameTable({})
-    return RunResult(list(setups), table, seed, list(bots), tally=tally if not keep else None)
+    return RunResult(list(setups), table, seed, list(bots), tally=None if keep else tally)
