@@ -167,6 +167,6 @@ def simulate_fast(
             if progress is not None:
                 progress(b.count)
 
-    run_chunks(_fast_chunk, payloads, jobs=jobs, backend=backend, address=address, on_chunk=on_chunk)
+    run_chunks(_fast_chunk, payloads, jobs=jobs, backend=backend, address=address, on_chunk=on_chunk, keep=False)
     table = GameTable.concat(kept) if keep else GameTable({})
     return RunResult(list(setups), table, seed, list(bots), tally=None if keep else tally)
