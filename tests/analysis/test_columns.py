@@ -218,3 +218,14 @@ def test_without_pyarrow_parquet_is_a_clear_error(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(ZigguratError, match=r"pip install 'ziggurat\[parquet\]'"):
         write_games(tmp_path / "games.parquet", table, "parquet")
     assert not (tmp_path / "games.parquet").exists()
+
+
+def test_a_log_resumed_from_a_file_with_only_its_header_writes_one_header(tmp_path: Path) -> None:
+    table = simulate(Setup("kuhnah", 2), ["random"], games=4, seed=4).table
+    path, whole = tmp_path / "games.csv", tmp_path / "whole.csv"
+    write_games(whole, table)
+    path.write_bytes(whole.read_bytes().splitlines(keepends=True)[0])
+    log = GameLog(path, "csv", keep=True)
+    log.add(table)
+    log.close()
+    assert path.read_bytes() == whole.read_bytes()

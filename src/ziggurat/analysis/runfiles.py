@@ -41,12 +41,13 @@ from ziggurat.core.errors import DocumentError, ZigguratError
 RUN_FORMAT = "ziggurat-run"
 RUN_VERSION = 1
 GAME_FORMATS = ("csv", "parquet")
-READ_BATCH = 65_536
+READ_BATCH = 16_384
 SYNC_EVERY = 1.0  # seconds between two fsyncs of a growing CSV
 __all__ = [
     "GAME_FORMATS",
     "TEXT_COLUMNS",
     "Encoded",
+    "FileOrder",
     "GameLog",
     "encode",
     "read_games",
@@ -98,6 +99,25 @@ def from_arrow(batch: Any) -> GameTable:
 
 
 @dataclass
+class FileOrder:
+    """What a games file's order is: its columns, highest index, and whether indices increase throughout."""
+
+    names: list[str] | None = None
+    last: int = -1
+    ordered: bool = True
+
+    def note(self, table: GameTable) -> None:
+        """Take the next rows of the file into account."""
+        if self.names is None and table.names:
+            self.names = table.names
+        if len(table) and "index" in table:
+            index = table["index"]
+            if int(index[0]) <= self.last or (len(index) > 1 and bool(np.any(np.diff(index) <= 0))):
+                self.ordered = False
+            self.last = max(self.last, int(index.max()))
+
+
+@dataclass
 class Encoded:
     """A batch of games made ready to write (by the worker that played them, so the main process only writes).
 
@@ -136,11 +156,13 @@ class GameLog:
     """A games file that grows by whole batches: CSV flushed after each, Parquet one row group each.
 
     ``keep``: go on from the file there is (a resumed run; Parquet copies it
-    into the new file first). :meth:`close` leaves a whole file, and in index
-    order if the batches did not come in order (the file is then rewritten).
+    into the new file first); ``known``: its order, when the caller has read it
+    already (a CSV is then not read again). :meth:`close` leaves a whole file,
+    and in index order if the batches did not come in order (the file is then
+    rewritten).
     """
 
-    def __init__(self, path: Path, fmt: str = "csv", keep: bool = False):
+    def __init__(self, path: Path, fmt: str = "csv", keep: bool = False, known: FileOrder | None = None):
         check_format(fmt)
         self.path = path
         self.fmt = fmt
@@ -156,8 +178,13 @@ class GameLog:
         if fmt == "csv":
             if exists:
                 _trim_partial_line(path)
-                for t in read_games(path, fmt):
-                    self._note(t)
+                if known is None:
+                    known = FileOrder()
+                    for t in read_games(path, fmt):
+                        known.note(t)
+                self._names, self._last, self._ordered = known.names, known.last, known.ordered
+                if self._names is None:  # a header and no whole game: start the file again
+                    path.write_text("", encoding="utf-8")
             else:
                 path.write_text("", encoding="utf-8")
         elif exists:
@@ -165,9 +192,6 @@ class GameLog:
                 self._write_parquet(t)
         else:
             path.unlink(missing_ok=True)
-
-    def _note(self, table: GameTable) -> None:
-        self._note_batch(encode(table, None))
 
     def _note_batch(self, batch: Encoded) -> None:
         if self._names is None:

@@ -17,6 +17,7 @@ from ziggurat.analysis.columns import GameTable
 from ziggurat.analysis.report import arena_summary, ends_line, write_report
 from ziggurat.analysis.runfiles import (
     GAME_FORMATS,
+    FileOrder,
     GameLog,
     check_done,
     check_format,
@@ -283,6 +284,7 @@ def simulate_command(
     done: np.ndarray | None = None
     tally: RunTally | None = None
     keep = False  # a resumed run goes on from its games file
+    order = FileOrder()  # the order of that file's games
     try:
         n_jobs = _check_backend(backend, jobs)
         if backend == "ray" and address is None:
@@ -338,16 +340,17 @@ def simulate_command(
                 keep = True
                 try:
                     if engine == "fast":
-                        done = _fast_done(path, fmt, seed, games, total, tally)
+                        done = _fast_done(path, fmt, seed, games, total, tally, order)
                     else:
                         previous = GameTable.concat(read_games(path, fmt))
+                        order.note(previous)
                         if len(previous):
                             check_done(previous, expected_seeds(tasks, seed), path)
                 except ZigguratError as exc:
                     if fmt != "parquet" or "cannot read the finished games" not in str(exc):
                         raise
                     console.print(Text(f"{exc}: its games are played again", style="yellow"))
-                    previous, done, keep, tally = None, None, False, RunTally(labels, lower)
+                    previous, done, keep, tally, order = None, None, False, RunTally(labels, lower), FileOrder()
             else:
                 save_spec(out / "run.json", {"command": "simulate", "game": g.spec.id, "players": g.num_players,
                                              "options": g.params()["options"], "bots": names, "games": games,
@@ -357,7 +360,7 @@ def simulate_command(
     except ZigguratError as exc:
         raise fail(str(exc)) from None
     n_previous = int(done.sum()) if done is not None else (len(previous) if previous is not None else 0)
-    log = GameLog(games_path(out, fmt), fmt, keep=keep) if out is not None else None
+    log = GameLog(games_path(out, fmt), fmt, keep=keep, known=order) if out is not None else None
     t0 = time.perf_counter()
     try:
         with _progress() as bar:
@@ -425,7 +428,9 @@ def simulate_command(
         console.print(Text(f"report: {out / 'report.html'} (games.{fmt}, summary.json, plots alongside)", style="dim"))
 
 
-def _fast_done(path: Path, fmt: str, seed: int, games: int, total: int, tally: RunTally | None) -> np.ndarray:
+def _fast_done(
+    path: Path, fmt: str, seed: int, games: int, total: int, tally: RunTally | None, order: FileOrder
+) -> np.ndarray:
     """Which games of a stopped fast run its file holds (each checked, and tallied): a mask over the run."""
     from ziggurat.fast.simulate import expected_fast_seeds
 
@@ -442,6 +447,7 @@ def _fast_done(path: Path, fmt: str, seed: int, games: int, total: int, tally: R
         if bad.any():
             raise ZigguratError(f"{path} holds a game that is not part of this run (index {int(index[bad][0])})")
         done[index] = True
+        order.note(t)
         if tally is not None:
             tally.add(t)
     return done

@@ -12,7 +12,6 @@ replayed in the engine from its ``seed`` column (see ``docs/fast.md``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
@@ -22,8 +21,9 @@ from ziggurat.analysis.runfiles import Encoded, encode
 from ziggurat.analysis.simulate import RunResult, Setup
 from ziggurat.analysis.tally import RunTally
 from ziggurat.core.errors import ZigguratError
+from ziggurat.core.kernel import Batch
 from ziggurat.core.registry import get_game
-from ziggurat.fast.driver import kernel_for, run_seeds
+from ziggurat.fast.driver import kernel_for, play_random, run_seeds
 
 FAST_BOTS = ("random",)
 CHUNK = 25_000
@@ -40,11 +40,10 @@ def check_fast(setups: Sequence[Setup], bots: Sequence[str]) -> None:
         kernel_for(s.make())
 
 
-def fast_table(
-    setup: Setup, setup_no: int, games: int, bots: Sequence[str], start: int, result: Sequence[Any]
-) -> GameTable:
+def fast_table(setup: Setup, setup_no: int, games: int, bots: Sequence[str], start: int, batch: Batch) -> GameTable:
     """The columns ``simulate`` writes, from a kernel batch of games ``start ..`` of setup ``setup_no``."""
-    seeds, scores, ranks, decisions, steps, ends = result
+    seeds, scores, ranks = batch.seeds, batch.scores, batch.ranks
+    decisions, steps, ends = batch.decisions, batch.steps, batch.ends
     n = len(seeds)
     players = setup.players
     codes = text_array([e.code for e in get_game(setup.game).game_class.spec.ends])
@@ -81,9 +80,7 @@ def _fast_chunk(payload: FastPayload) -> tuple[Encoded, RunTally]:
     """
     setup, setup_no, games, seed, bots, start, count, send = payload
     game = setup.make()
-    kernel = kernel_for(game)
-    seeds = run_seeds(seed, start, count)
-    table = fast_table(setup, setup_no, games, bots, start, (seeds, *kernel.play(kernel.prepare(game), seeds)))
+    table = fast_table(setup, setup_no, games, bots, start, play_random(game, games=count, seed=seed, start=start))
     tally = RunTally([setup.label], game.spec.lower_score_wins)
     tally.add(table)
     batch = encode(table, send if send in ("csv", "parquet") else None)
