@@ -101,3 +101,20 @@ def test_parquet_without_pyarrow_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 2, result.output
     assert "pip install 'ziggurat[parquet]'" in result.output
     assert not out.exists()
+
+
+def test_a_stopped_parquet_run_of_the_engine_resumes_to_the_same_games(tmp_path: Path) -> None:
+    """The games kept are any of the run's (workers finish in any order): the resumed file is in index order."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    args = ["simulate", "kuhnah", "--bots", "greedy,random", "--games", "30", "--seed", "2", "--format", "parquet"]
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    assert runner.invoke(app, [*args, "--out", str(whole)]).exit_code == 0
+    assert runner.invoke(app, [*args, "--out", str(stopped)]).exit_code == 0
+    table = pq.read_table(stopped / "games.parquet")
+    kept = [i for i in range(30) if i % 3 != 1 and i < 25]
+    pq.write_table(table.take(list(reversed(kept))), stopped / "games.parquet")
+    resumed = runner.invoke(app, ["simulate", "--resume", str(stopped), "--jobs", "2"])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{30 - len(kept)} games in" in resumed.output
+    assert pq.read_table(stopped / "games.parquet").equals(pq.read_table(whole / "games.parquet"))
+    assert (stopped / "summary.json").read_text() == (whole / "summary.json").read_text()
