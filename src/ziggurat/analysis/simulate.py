@@ -26,6 +26,7 @@ from typing import Any
 
 from ziggurat.analysis.backends import chunk, run_chunks
 from ziggurat.analysis.columns import GameTable
+from ziggurat.analysis.tally import RunTally
 from ziggurat.core.errors import ConfigError, ZigguratError
 from ziggurat.core.game import Game
 from ziggurat.core.match import Match
@@ -74,7 +75,7 @@ class RunResult:
     table: GameTable
     seed: int
     bots: list[str]
-    tally: Any = None  # a ziggurat.analysis.tally.RunTally when the games were tallied as they came
+    tally: RunTally | None = None  # when the games were tallied as they came (and not kept)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -84,7 +85,7 @@ class RunResult:
     @property
     def games(self) -> int:
         """How many games the run holds."""
-        return int(self.tally.games) if self.tally is not None else len(self.table)
+        return self.tally.games if self.tally is not None else len(self.table)
 
 
 def game_seed(seed: int, index: int) -> int:
