@@ -134,7 +134,7 @@ def play_rows(
     if engine == "fast":
         return _rows_from_fast(setup.make(), seed, start, count)
     tasks = [Task(g, 0, seat_lineup(bots, setup.players, g, False), game=g) for g in range(start, start + count)]
-    return run_tasks([setup], tasks, seed, jobs=jobs)
+    return run_tasks([setup], tasks, seed, jobs=jobs).rows()
 
 
 @dataclass
