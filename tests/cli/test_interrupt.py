@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -9,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.cli.signals import ctrl_c_on
@@ -67,6 +69,25 @@ def test_simulate_stopped_by_ctrl_c_resumes_to_the_same_result(tmp_path: Path) -
     assert (out / "summary.json").read_text() == (whole / "summary.json").read_text()
     again = runner.invoke(app, ["simulate", "kuhnah", "--resume", str(out)])
     assert again.exit_code == 2 and "give none of --game" in again.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="the fast extra is not installed")
+def test_a_fast_simulate_stopped_by_ctrl_c_resumes_to_the_same_result(tmp_path: Path) -> None:
+    """The compiled kernels' batches are kept too: a stopped fast run goes on where it stopped."""
+    games = 400_000
+    run = ["simulate", "kuhnah", "--games", str(games), "--seed", "5", "--engine", "fast"]
+    out = tmp_path / "stopped"
+    code, stdout, stderr = _ctrl_c_once_rows_appear([*run, "--jobs", "2", "--out", str(out)], out / "games.csv", games)
+    assert code == 130 and "Traceback" not in stderr + stdout, (stdout, stderr)
+    kept = _rows(out / "games.csv")
+    assert 0 < kept < games and f"{kept} of {games} games kept" in stdout
+    resumed = runner.invoke(app, ["simulate", "--resume", str(out), "--jobs", "2"])
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{games - kept} games in" in resumed.output
+    whole = tmp_path / "whole"
+    assert runner.invoke(app, [*run, "--jobs", "2", "--out", str(whole)]).exit_code == 0
+    assert (out / "games.csv").read_bytes() == (whole / "games.csv").read_bytes()
+    assert (out / "summary.json").read_text() == (whole / "summary.json").read_text()
 
 
 def test_arena_stopped_by_ctrl_c_resumes_to_the_same_result(tmp_path: Path) -> None:

@@ -85,6 +85,66 @@ def test_fast_simulate_rows_of_simultaneous_games_replay(tmp_path: Path, game_id
     assert "ends: " in result.output
 
 
+def _cut(path: Path, keep: int) -> None:
+    """Leave the first ``keep`` games in a games file (a stopped run), the CSV with half a line after them."""
+    if path.suffix == ".csv":
+        lines = path.read_bytes().splitlines(keepends=True)
+        path.write_bytes(b"".join(lines[: keep + 1]) + lines[keep + 1][:7])
+    else:
+        import pyarrow.parquet as pq
+
+        pq.write_table(pq.read_table(path).slice(0, keep), path)
+
+
+@needs_numba
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_stopped_fast_run_resumes_to_the_same_files(tmp_path: Path, fmt: str) -> None:
+    """Games are written in index order as batches finish; --resume plays only the missing ones."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    args = ["simulate", "kuhnah", "--games", "3000", "--seed", "3", "--engine", "fast", "--format", fmt]
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    assert runner.invoke(app, [*args, "--jobs", "2", "--out", str(whole), "--compare-variants"]).exit_code == 0
+    assert runner.invoke(app, [*args, "--jobs", "2", "--out", str(stopped), "--compare-variants"]).exit_code == 0
+    _cut(stopped / f"games.{fmt}", 1234)
+    resumed = runner.invoke(app, ["simulate", "--resume", str(stopped), "--jobs", "2"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "4766 games in" in resumed.output  # only the missing ones were played
+    for name in ("summary.json", "report.html"):
+        assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
+    if fmt == "csv":
+        assert (stopped / "games.csv").read_bytes() == (whole / "games.csv").read_bytes()
+    else:  # the same rows (in other row groups)
+        import pyarrow.parquet as pq
+
+        assert pq.read_table(stopped / "games.parquet").equals(pq.read_table(whole / "games.parquet"))
+
+
+@needs_numba
+def test_a_fast_run_resumes_only_its_own_games(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "kuhnah", "--games", "200", "--seed", "3", "--engine", "fast", "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    path = out / "games.csv"
+    path.write_text(path.read_text().replace(",3,", ",4,", 1))  # a seed that is not this run's
+    result = runner.invoke(app, ["simulate", "--resume", str(out)])
+    assert result.exit_code == 2 and "not part of this run" in result.output
+
+
+@needs_numba
+def test_a_parquet_file_cut_short_is_played_again(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "run"
+    args = ["simulate", "kuhnah", "--games", "500", "--seed", "8", "--engine", "fast", "--format", "parquet"]
+    assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
+    whole = (out / "games.parquet").read_bytes()
+    (out / "games.parquet").write_bytes(whole[: len(whole) // 2])  # killed before the footer was written
+    result = runner.invoke(app, ["simulate", "--resume", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "its games are played again" in result.output and "500 games in" in result.output
+    assert (out / "games.parquet").read_bytes() == whole
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -4,8 +4,10 @@ Every backend takes a picklable module-level function and a list of chunks and
 returns the function's results *in chunk order*, whatever order the workers
 finish in, so a run's results do not depend on the backend or the job count.
 ``on_chunk(i, result)`` is called as each chunk completes (progress bars, rows
-written as they come). Ctrl-C stops the workers at once: they ignore it, and the
-main process drops every queued and running chunk.
+written as they come). Local workers get a few chunks at a time, the next sent
+as one comes back, so results never pile up faster than ``on_chunk`` takes them.
+Ctrl-C stops the workers at once: they ignore it, and the main process drops
+every queued and running chunk.
 
 Local workers are forked from a fork server, never from the calling process:
 that process may have threads (a progress bar's refresher, a web server, a
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -56,12 +59,17 @@ def run_chunks(
     backend: str = "process",
     address: str | None = None,
     on_chunk: Callable[[int, R], None] | None = None,
+    keep: bool = True,
 ) -> list[R]:
-    """Run ``fn`` on every chunk with the chosen backend; results in chunk order."""
+    """Run ``fn`` on every chunk with the chosen backend; results in chunk order.
+
+    ``keep=False``: results go to ``on_chunk`` only (the list returned holds
+    None), so a long run's results are not all held here at once.
+    """
     if backend == "process":
-        return _run_process(fn, chunks, jobs, on_chunk)
+        return _run_process(fn, chunks, jobs, on_chunk, keep)
     if backend == "ray":
-        return _run_ray(fn, chunks, jobs, address, on_chunk)
+        return _run_ray(fn, chunks, jobs, address, on_chunk, keep)
     raise ZigguratError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
 
 
@@ -77,25 +85,37 @@ def _context(fn: Callable[..., Any]) -> Any:
     return ctx
 
 
-def _call(item: tuple[Callable[[T], R], int, T]) -> tuple[int, R]:
-    fn, i, c = item
-    return i, fn(c)
-
-
 def _run_process(
-    fn: Callable[[T], R], chunks: Sequence[T], jobs: int, on_chunk: Callable[[int, R], None] | None
+    fn: Callable[[T], R], chunks: Sequence[T], jobs: int, on_chunk: Callable[[int, R], None] | None, keep: bool
 ) -> list[R]:
     results: list[Any] = [None] * len(chunks)
     if jobs <= 1 or len(chunks) <= 1:
         for i, c in enumerate(chunks):
-            results[i] = fn(c)
+            result = fn(c)
+            if keep:
+                results[i] = result
             if on_chunk is not None:
-                on_chunk(i, results[i])
+                on_chunk(i, result)
         return results
-    pool = _context(fn).Pool(min(jobs, len(chunks)), initializer=_ignore_sigint)
+    workers = min(jobs, len(chunks))
+    pool = _context(fn).Pool(workers, initializer=_ignore_sigint)
+    finished: queue.SimpleQueue[tuple[int, Any, BaseException | None]] = queue.SimpleQueue()
     try:
-        for i, result in pool.imap_unordered(_call, [(fn, i, c) for i, c in enumerate(chunks)]):
-            results[i] = result
+        # a window of chunks in flight, the next sent as one comes back: results never pile up here
+        # faster than ``on_chunk`` takes them (a run of millions of games stays in bounded memory)
+        sent = 0
+        for _ in range(min(len(chunks), workers * WINDOW_PER_JOB)):
+            _send(pool, fn, sent, chunks[sent], finished)
+            sent += 1
+        for _ in range(len(chunks)):
+            i, result, error = _next(finished)
+            if error is not None:
+                raise error
+            if sent < len(chunks):
+                _send(pool, fn, sent, chunks[sent], finished)
+                sent += 1
+            if keep:
+                results[i] = result
             if on_chunk is not None:
                 on_chunk(i, result)
         pool.close()
@@ -105,6 +125,26 @@ def _run_process(
     finally:
         pool.join()
     return results
+
+
+WINDOW_PER_JOB = 2  # chunks in flight per worker
+
+
+def _send(pool: Any, fn: Callable[[T], R], i: int, c: T, finished: queue.SimpleQueue[Any]) -> None:
+    pool.apply_async(
+        fn,
+        (c,),
+        callback=lambda r: finished.put((i, r, None)),
+        error_callback=lambda e: finished.put((i, None, e)),
+    )
+
+
+def _next(finished: queue.SimpleQueue[Any]) -> tuple[int, Any, BaseException | None]:
+    while True:  # short waits: Ctrl-C is heard at once
+        try:
+            return finished.get(timeout=0.2)  # type: ignore[no-any-return]
+        except queue.Empty:
+            continue
 
 
 def import_ray() -> Any:
@@ -124,6 +164,7 @@ def _run_ray(
     jobs: int,
     address: str | None,
     on_chunk: Callable[[int, R], None] | None,
+    keep: bool = True,
 ) -> list[R]:
     ray = import_ray()
     started = False
@@ -147,9 +188,11 @@ def _run_ray(
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:
                     i = index[ref]
-                    results[i] = ray.get(ref)
+                    result = ray.get(ref)
+                    if keep:
+                        results[i] = result
                     if on_chunk is not None:
-                        on_chunk(i, results[i])
+                        on_chunk(i, result)
         except BaseException:
             for ref in pending:  # Ctrl-C: what is still queued or running is cancelled
                 ray.cancel(ref, force=True)

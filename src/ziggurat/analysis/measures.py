@@ -24,13 +24,15 @@ a seeded bootstrap for balance), so settings can be compared with their noise.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from ziggurat.analysis.backends import chunk, run_chunks
 from ziggurat.analysis.simulate import Setup, game_seed, seat_lineup
 from ziggurat.analysis.stats import Z95, mean_sd, wilson
+from ziggurat.analysis.tally import Histogram, SetupTally
 from ziggurat.core.errors import ZigguratError
 from ziggurat.core.game import Game
 from ziggurat.core.match import Match
@@ -75,48 +77,64 @@ def _rate(successes: float, n: int) -> dict[str, float]:
 
 
 # ------------------------------------------------------------ from results
-def _shares(rows: Sequence[Mapping[str, Any]], players: int) -> list[list[float]]:
-    out = []
-    for r in rows:
-        winners = str(r["winners"]).split(";")
-        out.append([1.0 / len(winners) if str(p + 1) in winners else 0.0 for p in range(players)])
-    return out
-
-
-def _balance(shares: Sequence[Sequence[float]]) -> float:
-    n = len(shares)
-    if not n:
-        return math.nan
-    rates = [sum(s[p] for s in shares) / n for p in range(len(shares[0]))]
-    return 1.0 - (max(rates) - min(rates))
-
-
 def result_measures(rows: Sequence[Mapping[str, Any]], lower_wins: bool, seed: int = 0) -> dict[str, dict[str, float]]:
-    """The measures the rows of one setup give (each with a 95% interval); see ``docs/analysis.md``."""
+    """The measures the rows of one setup give (each with a 95% interval); see ``docs/analysis.md``.
+
+    The rows are tallied first (:class:`~ziggurat.analysis.tally.SetupTally`), so this gives exactly what
+    :func:`tally_measures` gives for the same games counted chunk by chunk.
+    """
     if not rows:
         return {}
+    from ziggurat.analysis.columns import GameTable
+
     players = int(rows[0]["players"])
-    n = len(rows)
-    shares = _shares(rows, players)
+    full = []
+    for i, r in enumerate(rows):
+        full.append({"index": i, "setup": "", **{f"p{p + 1}_bot": "" for p in range(players)}, "end": "", **r})
+    tally = SetupTally(lower_wins)
+    tally.add(GameTable.from_rows(full))
+    return tally_measures(tally, seed)
+
+
+def tally_measures(tally: SetupTally, seed: int = 0) -> dict[str, dict[str, float]]:
+    """The measures of one setup's games from their counts (each with a 95% interval); see ``docs/analysis.md``.
+
+    Balance's interval is a seeded bootstrap over games: 200 runs of as many games drawn from the
+    observed outcomes (who won, shared wins included).
+    """
+    n, players = tally.games, tally.players
+    if not n:
+        return {}
     out: dict[str, dict[str, float]] = {}
     if players > 1:
-        first = _rate(sum(s[0] for s in shares), n)
+        first = _rate(SetupTally.credit(tally.seat_credit[0]), n)
         fair = 1.0 / players
         out["seat1_advantage"] = {k: (v - fair if k != "n" else v) for k, v in first.items()}
-        # balance: a seeded bootstrap over games for its interval
-        rng = random.Random(seed)
-        point = _balance(shares)
-        boots = sorted(_balance([shares[rng.randrange(n)] for _ in range(n)]) for _ in range(200))
-        out["balance"] = {"mean": point, "low": boots[4], "high": boots[194], "n": n}
-    out["length"] = _mean([float(r["length"]) for r in rows])
+        keys = sorted(tally.patterns)
+        shares = np.zeros((len(keys), players))
+        for row, bits in enumerate(keys):
+            seats = [p for p in range(players) if bits >> p & 1]
+            for p in seats:
+                shares[row, p] = 1.0 / len(seats)
+        counts = np.array([tally.patterns[k] for k in keys], dtype=np.float64)
+        rates = counts @ shares / n
+        point = 1.0 - float(rates.max() - rates.min())
+        draws = np.random.default_rng(seed).multinomial(n, counts / counts.sum(), size=200) @ shares / n
+        boots = np.sort(1.0 - (draws.max(axis=1) - draws.min(axis=1)))
+        out["balance"] = {"mean": point, "low": float(boots[4]), "high": float(boots[194]), "n": n}
+    out["length"] = _from_histogram(tally.length)
     if players > 1:
-        margins = []
-        for r in rows:
-            scores = sorted((float(r[f"p{p + 1}_score"]) for p in range(players)), reverse=not lower_wins)
-            margins.append(abs(scores[1] - scores[0]))
-        out["margin"] = _mean(margins)
-    out["shared_wins"] = _rate(sum(1 for r in rows if ";" in str(r["winners"])), n)
+        out["margin"] = _from_histogram(tally.margin)
+    out["shared_wins"] = _rate(tally.shared, n)
     return out
+
+
+def _from_histogram(h: Histogram) -> dict[str, float]:
+    """Mean with a 95% normal interval, from counted values (as :func:`_mean` from the values)."""
+    n = h.n
+    m, sd = h.mean_sd()
+    half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+    return {"mean": m, "low": m - half, "high": m + half, "n": n}
 
 
 # ------------------------------------------------------------ from play

@@ -1,18 +1,18 @@
 """Summaries, tables, plots (PNG) and a self-contained HTML report of a run.
 
-:func:`summarise` turns rows into figures a designer reads: per-seat win rates
+:func:`summarise` turns a run's columns (or the tally counted as its games came,
+:mod:`ziggurat.analysis.tally`) into figures a designer reads: per-seat win rates
 with 95% intervals (first-player advantage), score distributions, winning
 margins, game length, how the games ended (the share of each of the game's
 ends), and the same per setup when variants are compared.
 :func:`arena_summary` rates bots. :func:`write_report` writes ``games.csv``
-(and ``games.parquet`` when pyarrow is installed), ``summary.json``, the PNG
-plots and ``report.html`` with the plots embedded.
+(or ``games.parquet``), ``summary.json``, the PNG plots and ``report.html``
+with the plots embedded.
 """
 
 from __future__ import annotations
 
 import base64
-import csv
 import html
 import json
 import math
@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from ziggurat.analysis.columns import GameTable
+from ziggurat.analysis.runfiles import games_path, write_games
 from ziggurat.analysis.simulate import RunResult
-from ziggurat.analysis.stats import bradley_terry, mean_sd, wilson
+from ziggurat.analysis.stats import bradley_terry, wilson
+from ziggurat.analysis.tally import Histogram, RunTally, SetupTally
 from ziggurat.core.registry import get_game
 
 
@@ -38,105 +39,73 @@ def _rate(successes: float, n: int) -> dict[str, float]:
     return {"rate": successes / n if n else math.nan, "low": lo, "high": hi, "n": n}
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
-    if not values:
-        return math.nan
-    s = sorted(values)
-    k = (len(s) - 1) * q
-    f = math.floor(k)
-    c = min(f + 1, len(s) - 1)
-    return s[f] + (s[c] - s[f]) * (k - f)
+def _end_shares(counts: dict[str, int], order: Sequence[str]) -> dict[str, dict[str, float]]:
+    """The share of each end (counted ``end`` codes) with its 95% interval: the game's order, then others.
 
-
-def _credits(rows: Sequence[dict[str, Any]], players: int) -> list[list[float]]:
-    """Per row, each seat's share of the win (what ``_win_credit`` gives, the winners split once)."""
-    out = []
-    for r in rows:
-        winners = str(r["winners"]).split(";")
-        share = 1.0 / len(winners)
-        out.append([share if str(p + 1) in winners else 0.0 for p in range(players)])
-    return out
-
-
-def _margins(rows: Sequence[dict[str, Any]], lower_wins: bool) -> list[float]:
-    """Points between first and second of every game with two or more players."""
-    margins = []
-    for r in rows:
-        scores = sorted((float(r[f"p{p + 1}_score"]) for p in range(int(r["players"]))), reverse=not lower_wins)
-        if len(scores) > 1:
-            margins.append(abs(scores[1] - scores[0]))
-    return margins
-
-
-def _end_shares(rows: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[str, dict[str, float]]:
-    """The share of each end (the rows' ``end`` codes) with its 95% interval: the game's order, then others.
-
-    Rows without an end (written before the column existed) are left out, so the
-    shares are of the games whose end is known.
+    Games without an end (rows written before the column existed) are not
+    counted, so the shares are of the games whose end is known.
     """
-    counts: dict[str, int] = defaultdict(int)
-    for r in rows:
-        code = r.get("end")
-        if code:
-            counts[str(code)] += 1
     known = sum(counts.values())
     codes = [c for c in order if c in counts] + sorted(c for c in counts if c not in order)
     return {c: _rate(counts[c], known) for c in codes}
+
+
+def summarise_tally(s: SetupTally, end_order: Sequence[str] = ()) -> dict[str, Any]:
+    """Figures of one setup's tallied games; ``end_order``: the game's end codes."""
+    n = s.games
+    seats = []
+    for p in range(s.players):
+        m, sd = s.scores[p].mean_sd()
+        seats.append({"seat": p + 1, "win": _rate(s.credit(s.seat_credit[p]), n), "score_mean": m, "score_sd": sd})
+    bots = {}
+    for name in s.bot_order():
+        b = s.bots[name]
+        bots[name] = {"games": b["games"], "win": _rate(s.credit(b["credit"]), int(b["games"]))}
+    lm, lsd = s.length.mean_sd()
+    mm, msd = s.margin.mean_sd()
+    return {
+        "games": n,
+        "players": s.players,
+        "seats": seats,
+        "bots": bots,
+        "length": {
+            "mean": lm,
+            "sd": lsd,
+            "min": s.length.min(),
+            "max": s.length.max(),
+            "median": s.length.percentile(0.5),
+        },
+        "margin": {"mean": mm, "sd": msd, "median": s.margin.percentile(0.5)},
+        "shared_wins": _rate(s.shared, n),
+        "ends": _end_shares(s.ends, end_order),
+    }
 
 
 def summarise_rows(
     rows: Sequence[dict[str, Any]], lower_wins: bool = False, end_order: Sequence[str] = ()
 ) -> dict[str, Any]:
     """Figures of one setup's rows (all with the same player count); ``end_order``: the game's end codes."""
-    n = len(rows)
-    players = int(rows[0]["players"]) if rows else 0
-    credits = _credits(rows, players)
-    seats = []
-    for p in range(players):
-        credit = sum(c[p] for c in credits)
-        scores = [float(r[f"p{p + 1}_score"]) for r in rows]
-        m, sd = mean_sd(scores)
-        seats.append({"seat": p + 1, "win": _rate(credit, n), "score_mean": m, "score_sd": sd})
-    bots: dict[str, dict[str, float]] = defaultdict(lambda: {"credit": 0.0, "games": 0})
-    for r, c in zip(rows, credits, strict=True):
-        for p in range(players):
-            b = bots[r[f"p{p + 1}_bot"]]
-            b["credit"] += c[p]
-            b["games"] += 1
-    margins = _margins(rows, lower_wins)
-    lengths = [float(r["length"]) for r in rows]
-    lm, lsd = mean_sd(lengths)
-    mm, msd = mean_sd(margins)
-    ties = sum(1 for r in rows if ";" in str(r["winners"]))
-    return {
-        "games": n,
-        "players": players,
-        "seats": seats,
-        "bots": {k: {"games": v["games"], "win": _rate(v["credit"], int(v["games"]))} for k, v in bots.items()},
-        "length": {
-            "mean": lm,
-            "sd": lsd,
-            "min": min(lengths, default=math.nan),
-            "max": max(lengths, default=math.nan),
-            "median": _percentile(lengths, 0.5),
-        },
-        "margin": {"mean": mm, "sd": msd, "median": _percentile(margins, 0.5)},
-        "shared_wins": _rate(ties, n),
-        "ends": _end_shares(rows, end_order),
-    }
+    s = SetupTally(lower_wins)
+    s.add(GameTable.from_rows(rows))
+    return summarise_tally(s, end_order)
+
+
+def tally_of(result: RunResult, lower_wins: bool = False) -> RunTally:
+    """The run's tally: the one counted as the games came, or one counted now from its columns."""
+    if result.tally is not None:
+        return result.tally
+    return RunTally([s.label for s in result.setups], lower_wins).add_all([result.table])
 
 
 def summarise(result: RunResult, lower_wins: bool = False) -> dict[str, Any]:
     """Per-setup summaries of a run (keyed by setup label, in setup order)."""
-    by_setup: dict[str, list[dict[str, Any]]] = {s.label: [] for s in result.setups}
-    for r in result.rows:
-        by_setup[r["setup"]].append(r)
+    tally = tally_of(result, lower_wins)
     ends = get_game(result.setups[0].game).game_class.spec.ends if result.setups else ()
     order = [e.code for e in ends]
     return {
         "seed": result.seed,
         "bots": result.bots,
-        "setups": {label: summarise_rows(rows, lower_wins, order) for label, rows in by_setup.items()},
+        "setups": {label: summarise_tally(s, order) for label, s in tally.setups.items()},
         # the game's words for each end code (the rulebook's end is "printed")
         "ends": {e.code: {"text": e.text, "printed": e.printed} for e in ends},
     }
@@ -149,7 +118,7 @@ def arena_summary(result: RunResult) -> dict[str, Any]:
     played: dict[str, int] = defaultdict(int)
     pair: dict[tuple[str, str], float] = defaultdict(float)
     met: dict[tuple[str, str], int] = defaultdict(int)
-    for r in result.rows:
+    for r in result.table.rows():
         players = int(r["players"])
         seats = [r[f"p{p + 1}_bot"] for p in range(players)]
         ranks = [int(r[f"p{p + 1}_rank"]) for p in range(players)]
@@ -173,28 +142,18 @@ def arena_summary(result: RunResult) -> dict[str, Any]:
         for b in names[i + 1 :]
         if met[(a, b)]
     }
-    return {"games": len(result.rows), "bots": bots, "head_to_head": h2h}
+    return {"games": len(result.table), "bots": bots, "head_to_head": h2h}
 
 
 # ------------------------------------------------------------------ files
-def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> None:
+def write_csv(rows: Sequence[dict[str, Any]] | GameTable, path: Path) -> None:
     """One row per game, columns in a stable order."""
-    fields = list(dict.fromkeys(k for r in rows for k in r))
-    with path.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(fields)
-        w.writerows([r.get(k, "") for k in fields] for r in rows)
+    write_games(path, rows if isinstance(rows, GameTable) else GameTable.from_rows(rows), "csv")
 
 
-def write_parquet(rows: Sequence[dict[str, Any]], path: Path) -> bool:
-    """Write Parquet if pyarrow is installed; return whether it was written."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        return False
-    pq.write_table(pa.Table.from_pylist(list(rows)), str(path))
-    return True
+def write_parquet(rows: Sequence[dict[str, Any]] | GameTable, path: Path) -> None:
+    """One row per game as Parquet (a clear error without pyarrow: the parquet extra)."""
+    write_games(path, rows if isinstance(rows, GameTable) else GameTable.from_rows(rows), "parquet")
 
 
 def _figure() -> tuple[Any, Any]:
@@ -210,14 +169,19 @@ def _save(fig: Any, path: Path) -> None:
     fig.savefig(path, format="png")
 
 
+def _hist(ax: Any, hist: Histogram, label: str) -> None:
+    """A histogram drawn from counts: the same 30 bins as from the values themselves."""
+    values, counts = hist.arrays()
+    if len(values):
+        ax.hist(values, bins=30, weights=counts, alpha=0.5, label=label)
+
+
 def plot_all(result: RunResult, summary: dict[str, Any], out: Path, lower_wins: bool = False) -> list[Path]:
     """Write the PNG plots; return their paths."""
     setups = summary["setups"]
     labels = list(setups)
     paths = []
-    by_setup: dict[str, list[dict[str, Any]]] = {lab: [] for lab in labels}
-    for r in result.rows:
-        by_setup[r["setup"]].append(r)
+    tally = tally_of(result, lower_wins)
 
     # seat win rates with 95% intervals, one group per setup
     fig, ax = _figure()
@@ -242,12 +206,10 @@ def plot_all(result: RunResult, summary: dict[str, Any], out: Path, lower_wins: 
     _save(fig, paths[-1])
 
     # score distributions per seat (first setup)
-    rows0 = by_setup[labels[0]]
+    first = tally.setups[labels[0]]
     fig, ax = _figure()
-    for p in range(players):
-        vals = [float(r[f"p{p + 1}_score"]) for r in rows0 if f"p{p + 1}_score" in r]
-        if vals:
-            ax.hist(np.asarray(vals), bins=30, alpha=0.5, label=f"seat {p + 1}")  # an array: lists are slow here
+    for p in range(first.players):
+        _hist(ax, first.scores[p], f"seat {p + 1}")
     ax.set_xlabel("final score" + (" (lower wins)" if lower_wins else ""))
     ax.set_ylabel("games")
     ax.set_title(f"Score distribution ({labels[0]})")
@@ -259,10 +221,8 @@ def plot_all(result: RunResult, summary: dict[str, Any], out: Path, lower_wins: 
     for name, title, key in (("margins.png", "Winning margin", "margin"), ("length.png", "Game length", "length")):
         fig, ax = _figure()
         for lab in labels:
-            rows = by_setup[lab]
-            vals = [float(r["length"]) for r in rows] if key == "length" else _margins(rows, lower_wins)
-            if vals:
-                ax.hist(np.asarray(vals), bins=30, alpha=0.5, label=lab)
+            s = tally.setups[lab]
+            _hist(ax, s.length if key == "length" else s.margin, lab)
         ax.set_xlabel("points between first and second" if key == "margin" else "player decisions per game")
         ax.set_ylabel("games")
         ax.set_title(title)
@@ -359,18 +319,21 @@ def write_report(
     out: Path,
     title: str,
     lower_wins: bool = False,
+    fmt: str = "csv",
+    games: bool = True,
     extra: dict[str, Any] | None = None,
     sections: Sequence[str] = (),
     more_plots: Sequence[Path] = (),
 ) -> dict[str, Any]:
-    """Write CSV (+ Parquet), summary.json, plots and report.html into ``out``; return the summary.
+    """Write the games (``games.csv`` or ``games.parquet``), summary.json, plots and report.html; return the summary.
 
-    ``extra`` is added to the summary (the quality measures, a sweep), ``sections`` (HTML) and
-    ``more_plots`` (PNG files already in ``out``) to the report.
+    ``games=False``: the games file is written already (the CLI streams it as games finish). ``extra`` is
+    added to the summary (the quality measures, a sweep), ``sections`` (HTML) and ``more_plots`` (PNG files
+    already in ``out``) to the report.
     """
     out.mkdir(parents=True, exist_ok=True)
-    write_csv(result.rows, out / "games.csv")
-    write_parquet(result.rows, out / "games.parquet")
+    if games:
+        write_games(games_path(out, fmt), result.table, fmt)
     summary = summarise(result, lower_wins) | dict(extra or {})
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     plots = plot_all(result, summary, out, lower_wins) + list(more_plots)

@@ -4,9 +4,10 @@ A run is a list of *tasks* (game index, setup, the bot in each seat). Each
 game's seed comes from ``(seed, index)`` alone and the rows are gathered in
 index order, so the same seed gives the same rows whatever the job count or
 backend. :func:`simulate` and :func:`arena` build task lists; :func:`run_tasks`
-plays them. ``on_rows`` hears of every batch of games as it finishes (the CLI
+plays them. ``on_table`` hears of every batch of games as it finishes (the CLI
 writes them at once), and ``previous`` rows of a stopped run are kept and
-their games not played again (:mod:`ziggurat.analysis.runfiles`).
+their games not played again (:mod:`ziggurat.analysis.runfiles`). Workers send their games back as
+columns (:class:`~ziggurat.analysis.columns.GameTable`), and the result keeps them so.
 
 >>> rows = simulate(Setup("kuhnah", 2), ["random"], games=4, seed=1).rows
 >>> [r["index"] for r in rows]
@@ -24,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.analysis.backends import chunk, run_chunks
+from ziggurat.analysis.columns import GameTable
+from ziggurat.analysis.tally import RunTally
 from ziggurat.core.errors import ConfigError, ZigguratError
 from ziggurat.core.game import Game
 from ziggurat.core.match import Match
@@ -62,12 +65,27 @@ class Task:
 
 @dataclass
 class RunResult:
-    """Rows (one per game, in index order) and the setups they refer to."""
+    """The games of a run as columns (in index order) and the setups they refer to.
+
+    A run too big to keep (``simulate --engine fast`` streaming to its files) has
+    an empty ``table`` and its figures in ``tally``, counted as the games came.
+    """
 
     setups: list[Setup]
-    rows: list[dict[str, Any]]
+    table: GameTable
     seed: int
     bots: list[str]
+    tally: RunTally | None = None  # when the games were tallied as they came (and not kept)
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """One dict per game (built from the columns: for small runs)."""
+        return self.table.rows()
+
+    @property
+    def games(self) -> int:
+        """How many games the run holds."""
+        return self.tally.games if self.tally is not None else len(self.table)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -101,7 +119,7 @@ def play_game(game: Game, seats: Sequence[str], seed: int, bot_options: BotOptio
 _GAMES: dict[str, list[Game]] = {}
 
 
-def _play_chunk(payload: tuple[list[Setup], dict[str, dict[str, Any]], int, list[Task]]) -> list[dict[str, Any]]:
+def _play_chunk(payload: tuple[list[Setup], dict[str, dict[str, Any]], int, list[Task]]) -> GameTable:
     """Worker: play every task of a chunk (module level so processes and Ray can import it)."""
     setups, bot_options, seed, tasks = payload
     key = repr(setups)
@@ -116,7 +134,7 @@ def _play_chunk(payload: tuple[list[Setup], dict[str, dict[str, Any]], int, list
         row: dict[str, Any] = {"index": task.index, "setup": s.label, "game": game_no, "players": s.players}
         row.update(play_game(games[task.setup], task.seats, gseed, bot_options))
         rows.append(row)
-    return rows
+    return GameTable.from_rows(rows)
 
 
 def run_tasks(
@@ -129,27 +147,25 @@ def run_tasks(
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
     done: Collection[int] = (),
-    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
-) -> list[dict[str, Any]]:
-    """Play ``tasks`` (chunked over ``jobs`` workers) but those whose index is in ``done``; rows in index order.
+    on_table: Callable[[GameTable], None] | None = None,
+) -> GameTable:
+    """Play ``tasks`` (chunked over ``jobs`` workers) but those whose index is in ``done``; games in index order.
 
     ``progress(n)`` is called with the number of games just finished,
-    ``on_rows(rows)`` with their rows, as each batch finishes.
+    ``on_table(table)`` with their columns, as each batch finishes.
     """
     opts = {k: dict(v) for k, v in (bot_options or {}).items()}
     chunks = chunk([t for t in tasks if t.index not in done], jobs)
     payloads = [(list(setups), opts, seed, c) for c in chunks]
 
-    def on_chunk(_: int, rows: list[dict[str, Any]]) -> None:
-        if on_rows is not None:
-            on_rows(rows)
+    def on_chunk(_: int, table: GameTable) -> None:
+        if on_table is not None:
+            on_table(table)
         if progress is not None:
-            progress(len(rows))
+            progress(len(table))
 
     results = run_chunks(_play_chunk, payloads, jobs=jobs, backend=backend, address=address, on_chunk=on_chunk)
-    rows = [r for rs in results for r in rs]
-    rows.sort(key=lambda r: r["index"])
-    return rows
+    return GameTable.concat(results).sorted()
 
 
 def check_bots(game: Game, bots: Sequence[str], bot_options: BotOptions | None = None) -> None:
@@ -214,12 +230,12 @@ def simulate(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
-    previous: Sequence[dict[str, Any]] = (),
-    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
+    previous: GameTable | None = None,
+    on_table: Callable[[GameTable], None] | None = None,
 ) -> RunResult:
     """Play ``games`` games of every setup (the same game seeds for each: paired comparisons).
 
-    ``previous``: rows already played in a stopped run (kept; their games are not played again).
+    ``previous``: games already played in a stopped run (kept; their games are not played again).
     """
     setups = [setup] if isinstance(setup, Setup) else list(setup)
     if games < 1:
@@ -227,15 +243,28 @@ def simulate(
     if not bots:
         raise ZigguratError("name at least one bot")
     tasks = simulate_tasks(setups, bots, games, rotate)
-    rows = _merge(previous, run_tasks(setups, tasks, seed, bot_options, jobs, backend, address, progress,
-                                      {r["index"] for r in previous}, on_rows))  # fmt: skip
-    return RunResult(setups, rows, seed, list(bots))
+    table = _merge(previous, run_tasks(setups, tasks, seed, bot_options, jobs, backend, address, progress,
+                                       _done(previous), on_table))  # fmt: skip
+    return RunResult(setups, table, seed, list(bots))
 
 
-def _merge(previous: Sequence[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    rows = [*previous, *new]
-    rows.sort(key=lambda r: r["index"])
-    return rows
+def _done(previous: GameTable | None) -> set[int]:
+    return set() if previous is None or not len(previous) else set(previous["index"].tolist())
+
+
+def _merge(previous: GameTable | None, new: GameTable) -> GameTable:
+    if previous is None or not len(previous):
+        return new
+    if not len(new):
+        return previous.sorted()
+    return GameTable.concat([previous, _like(new, previous)]).sorted()
+
+
+def _like(table: GameTable, other: GameTable) -> GameTable:
+    """``table`` with ``other``'s column order (rows read back from a file keep the file's order)."""
+    if table.names == other.names or set(table.names) != set(other.names):
+        return table
+    return GameTable({k: table[k] for k in other.names})
 
 
 def expected_seeds(tasks: Sequence[Task], seed: int) -> dict[int, int]:
@@ -286,15 +315,15 @@ def arena(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
-    previous: Sequence[dict[str, Any]] = (),
-    on_rows: Callable[[list[dict[str, Any]]], None] | None = None,
+    previous: GameTable | None = None,
+    on_table: Callable[[GameTable], None] | None = None,
 ) -> RunResult:
-    """Play an arena (see :func:`arena_tasks`); rows, ``previous`` and ``on_rows`` as for :func:`simulate`."""
+    """Play an arena (see :func:`arena_tasks`); games, ``previous`` and ``on_table`` as for :func:`simulate`."""
     if games < 1:
         raise ZigguratError(f"the number of games must be at least 1, not {games}")
     tasks = arena_tasks(bots, setup.players, games)
-    done = {r["index"] for r in previous}
-    rows = _merge(
-        previous, run_tasks([setup], tasks, seed, bot_options, jobs, backend, address, progress, done, on_rows)
+    done = _done(previous)
+    table = _merge(
+        previous, run_tasks([setup], tasks, seed, bot_options, jobs, backend, address, progress, done, on_table)
     )
-    return RunResult([setup], rows, seed, list(dict.fromkeys(bots)))
+    return RunResult([setup], table, seed, list(dict.fromkeys(bots)))

@@ -164,7 +164,7 @@ def play_rows(
         results = run_chunks(_fast_chunk, payloads, jobs=jobs, backend="ray", address=address)
         return [r for rows in results for r in rows]
     tasks = [Task(g, 0, seat_lineup(bots, setup.players, g, False), game=g) for g in range(start, start + count)]
-    return run_tasks([setup], tasks, seed, jobs=jobs, backend=backend, address=address)
+    return run_tasks([setup], tasks, seed, jobs=jobs, backend=backend, address=address).rows()
 
 
 @contextlib.contextmanager

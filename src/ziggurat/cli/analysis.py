@@ -7,15 +7,27 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from ziggurat.analysis.backends import BACKENDS, default_jobs
-from ziggurat.analysis.measures import fmt_interval, measure_setups, measures_html, result_measures
-from ziggurat.analysis.report import arena_summary, ends_line, write_report
-from ziggurat.analysis.runfiles import RowLog, check_done, load_spec, read_rows, save_spec, write_rows
+from ziggurat.analysis.columns import GameTable
+from ziggurat.analysis.measures import fmt_interval, measure_setups, measures_html, tally_measures
+from ziggurat.analysis.report import arena_summary, ends_line, tally_of, write_report
+from ziggurat.analysis.runfiles import (
+    GAME_FORMATS,
+    FileOrder,
+    GameLog,
+    check_done,
+    check_format,
+    games_path,
+    load_spec,
+    read_games,
+    save_spec,
+)
 from ziggurat.analysis.simulate import (
     Setup,
     arena,
@@ -28,6 +40,7 @@ from ziggurat.analysis.simulate import (
 )
 from ziggurat.analysis.stats import fmt_rate
 from ziggurat.analysis.sweep import plot_sweep, setting_values, sweep_html, sweep_rows, sweep_setups
+from ziggurat.analysis.tally import RunTally
 from ziggurat.cli.main import PARAM_HELP, app, build_game, check_output_file, check_output_folder, console, fail
 from ziggurat.core import ZigguratError, make_game
 from ziggurat.core.game import Game
@@ -167,7 +180,7 @@ def arena_command(
     ] = False,
 ) -> None:
     """Round-robin tournament with rotated seats: win rates (95% Wilson intervals) and ratings."""
-    previous: list[dict[str, Any]] = []
+    previous: GameTable | None = None
     try:
         n_jobs = _check_backend(backend, jobs)
         if resume is not None:
@@ -195,23 +208,25 @@ def arena_command(
         tasks = arena_tasks(names, g.num_players, games)
         if csv is not None:
             if resume is not None:
-                previous = read_rows(csv)
-                check_done(previous, expected_seeds(tasks, seed), csv)
+                previous = GameTable.concat(read_games(csv))
+                if len(previous):
+                    check_done(previous, expected_seeds(tasks, seed), csv)
             else:
                 save_spec(_arena_spec_path(csv), {"command": "arena", "game": g.spec.id, "players": g.num_players,
                                                   "options": g.params()["options"], "bots": names, "games": games,
                                                   "seed": seed, "bot_options": opts})  # fmt: skip
     except ZigguratError as exc:
         raise fail(str(exc)) from None
-    log = RowLog(csv, previous) if csv is not None else None
+    n_previous = 0 if previous is None else len(previous)
+    log = GameLog(csv, "csv", keep=resume is not None) if csv is not None else None
     t0 = time.perf_counter()
     try:
         with _progress() as bar:
-            task = bar.add_task(f"arena {g.spec.id}", total=len(tasks), completed=len(previous))
+            task = bar.add_task(f"arena {g.spec.id}", total=len(tasks), completed=n_previous)
             result = arena(setup, names, games, seed, n_jobs, opts, backend, address,
                            lambda k: bar.advance(task, k), previous, log.add if log is not None else None)  # fmt: skip
     except KeyboardInterrupt:
-        done = len(previous) + (log.count if log is not None else 0)
+        done = n_previous + (log.count if log is not None else 0)
         raise _interrupted(done, len(tasks), csv, f"ziggurat arena --resume {csv}") from None
     except ZigguratError as exc:
         raise fail(str(exc)) from None
@@ -239,8 +254,7 @@ def arena_command(
     if note is not None:
         console.print(Text(f"{note}: not the rulebook's game", style="bold yellow"))
     console.print(Text(f"{summary['games']} games in {elapsed:.1f}s", style="dim"))
-    if csv is not None:
-        write_rows(csv, result.rows)  # in index order: the same file as an uninterrupted run
+    if csv is not None:  # in index order (the log sorts it if need be): the same file as an uninterrupted run
         console.print(Text(f"rows written to {csv}", style="dim"))
 
 
@@ -321,9 +335,17 @@ def simulate_command(
     allow_content_paths: Annotated[
         bool, typer.Option("--allow-content-paths", help="with --resume: let the run name content files to read")
     ] = False,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="games file: csv (games.csv) or parquet (games.parquet; the parquet extra)"),
+    ] = None,
 ) -> None:
     """Play many bot games: seat win rates, scores, margins, length; CSV, plots and an HTML report."""
-    previous: list[dict[str, Any]] = []
+    previous: GameTable | None = None
+    done: np.ndarray | None = None
+    tally: RunTally | None = None
+    keep = False  # a resumed run goes on from its games file
+    order = FileOrder()  # the order of that file's games
     try:
         n_jobs = _check_backend(backend, jobs)
         if backend == "ray" and address is None:
@@ -332,7 +354,7 @@ def simulate_command(
             _no_run_options({"game": game, "players": players, "bots": bots, "games": games, "seed": seed,
                              "out": out, "variant": variant, "option": option, "compare-variants": compare_variants,
                              "rotate": rotate, "bot-option": bot_option, "engine": engine, "param": param,
-                             "sweep": sweep, "measure-games": measure_games})  # fmt: skip
+                             "sweep": sweep, "measure-games": measure_games, "format": fmt})  # fmt: skip
             out = resume
             spec = load_spec(out / "run.json", "simulate")
             g = _game_from_spec(spec, allow_content_paths)
@@ -341,6 +363,7 @@ def simulate_command(
             engine = str(spec.get("engine", "python"))
             sweeps = parse_sweep(g.spec, [f"{n}={','.join(map(str, v))}" for n, v in spec.get("sweep", [])])
             n_measure = int(spec.get("measure_games", default_measure_games(names)))
+            fmt = str(spec.get("games_format", "csv"))
         else:
             if game is None:
                 raise ZigguratError("name a game (ziggurat games lists them), or --resume a stopped run")
@@ -352,11 +375,15 @@ def simulate_command(
             seed = 0 if seed is None else seed
             opts = parse_bot_options(bot_option)
             engine = "python" if engine is None else engine
+            fmt = "csv" if fmt is None else fmt.lower()
         if games < 1:
             raise ZigguratError(f"--games must be at least 1, not {games}")
         if engine not in ("python", "fast"):
             raise ZigguratError(f"unknown engine {engine!r} (engines: python, fast)")
+        if fmt not in GAME_FORMATS:
+            raise ZigguratError(f"unknown format {fmt!r} (formats: {', '.join(GAME_FORMATS)})")
         if out is not None:
+            check_format(fmt)
             check_output_folder(out, "write the run to")
         check_bots(g, names, opts)
         if n_measure < 0:
@@ -373,60 +400,77 @@ def simulate_command(
             setups = variant_setups(g.spec.id, g.num_players, dict(g.options), compare_variants)
         for s in setups:
             s.make()
+        lower = g.spec.lower_score_wins
+        labels = [s.label for s in setups]
+        total = len(setups) * games
         if engine == "fast":
             from ziggurat.fast.simulate import check_fast
 
             check_fast(setups, names)
-        tasks = simulate_tasks(setups, names, games, rotate)
+            tasks = []  # the kernels play ranges of games: no task per game
+            tally = RunTally(labels, lower)
+        else:
+            tasks = simulate_tasks(setups, names, games, rotate)
         if out is not None:
+            path = games_path(out, fmt)
             if resume is not None:
-                previous = read_rows(out / "games.csv")
-                check_done(previous, expected_seeds(tasks, seed), out / "games.csv")
+                keep = True
+                try:
+                    if engine == "fast":
+                        done = _fast_done(path, fmt, seed, games, total, tally, order)
+                    else:
+                        previous = GameTable.concat(read_games(path, fmt))
+                        order.note(previous)
+                        if len(previous):
+                            check_done(previous, expected_seeds(tasks, seed), path)
+                except ZigguratError as exc:
+                    if fmt != "parquet" or "cannot read the finished games" not in str(exc):
+                        raise
+                    console.print(Text(f"{exc}: its games are played again", style="yellow"))
+                    previous, done, keep, tally, order = None, None, False, RunTally(labels, lower), FileOrder()
             else:
                 save_spec(out / "run.json", {"command": "simulate", "game": g.spec.id, "players": g.num_players,
                                              "options": g.params()["options"], "bots": names, "games": games,
                                              "seed": seed, "bot_options": opts, "rotate": rotate,
                                              "compare_variants": compare_variants, "engine": engine,
                                              "sweep": [[n, list(v)] for n, v in sweeps],
-                                             "measure_games": n_measure})  # fmt: skip
+                                             "measure_games": n_measure, "games_format": fmt})  # fmt: skip
     except ZigguratError as exc:
         raise fail(str(exc)) from None
-    if engine == "fast":
-        previous = []  # the kernels play whole batches: a stopped fast run is played again
-    log = RowLog(out / "games.csv", previous) if out is not None else None
+    n_previous = int(done.sum()) if done is not None else (len(previous) if previous is not None else 0)
+    log = GameLog(games_path(out, fmt), fmt, keep=keep, known=order) if out is not None else None
     t0 = time.perf_counter()
     try:
         with _progress() as bar:
-            task = bar.add_task(f"simulate {g.spec.id}", total=len(tasks), completed=len(previous))
-            if engine == "fast":  # compiled batches: rows at the end (a stopped run starts again, in seconds)
+            task = bar.add_task(f"simulate {g.spec.id}", total=total, completed=n_previous)
+            if engine == "fast":  # compiled batches, written and tallied in index order as they come
                 from ziggurat.fast.simulate import simulate_fast
 
                 result = simulate_fast(setups, names, games, seed, n_jobs, backend, address,
-                                       lambda k: bar.advance(task, k))  # fmt: skip
-                if log is not None:
-                    log.add(result.rows)
+                                       lambda k: bar.advance(task, k), log.add_batch if log is not None else None,
+                                       send=fmt if log is not None else "none", done=done, tally=tally)  # fmt: skip
             else:
                 result = simulate(setups, names, games, seed, n_jobs, rotate, opts, backend, address,
                                   lambda k: bar.advance(task, k), previous,
                                   log.add if log is not None else None)  # fmt: skip
     except KeyboardInterrupt:
-        done = len(previous) + (log.count if log is not None else 0)
-        raise _interrupted(done, len(tasks), out, f"ziggurat simulate --resume {out}") from None
+        kept = n_previous + (log.count if log is not None else 0)
+        if log is not None:
+            log.close()
+        raise _interrupted(kept, total, out, f"ziggurat simulate --resume {out}") from None
     except ZigguratError as exc:
         raise fail(str(exc)) from None
     finally:
         if log is not None:
             log.close()
     elapsed = time.perf_counter() - t0
-    lower = g.spec.lower_score_wins
     title = f"{g.spec.name}: {games} games per setup, {g.num_players} players, bots {', '.join(names)}"
     note = non_printed_note(g)
     if note is not None:
         title += f" [{note}]"
-    by_setup: dict[str, list[dict[str, Any]]] = {st.label: [] for st in setups}
-    for r in result.rows:
-        by_setup[r["setup"]].append(r)
-    measured = {label: result_measures(rows, lower, seed) for label, rows in by_setup.items()}
+    # the measures of the results come from the run's counts (the games themselves need not be held)
+    counts = tally_of(result, lower)
+    measured = {label: tally_measures(counts.setups[label], seed) for label in labels}
     play: dict[str, dict[str, dict[str, float]]] = {}
     n_follow = min(n_measure, games)
     play_note = ""
@@ -457,7 +501,8 @@ def simulate_command(
     if out is not None:
         try:
             more = plot_sweep(setups, sweeps, measured, play, out) if sweeps else []
-            summary = write_report(result, out, title, lower, extra, sections, more)
+            summary = write_report(result, out, title, lower, fmt, games=False, extra=extra, sections=sections,
+                                   more_plots=more)  # fmt: skip
         except OSError as exc:
             raise fail(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     else:
@@ -484,7 +529,32 @@ def simulate_command(
             if m:
                 console.print("  measures: " + "; ".join(f"{k} {fmt_interval(v)}" for k, v in m.items()),
                               highlight=False)  # fmt: skip
-    n_games = len(result.rows) - len(previous)
+    n_games = result.games - n_previous
     console.print(Text(f"{n_games} games in {elapsed:.1f}s ({n_games / max(elapsed, 1e-9):.0f} games/s)", style="dim"))
     if out is not None:
-        console.print(Text(f"report: {out / 'report.html'} (games.csv, summary.json, plots alongside)", style="dim"))
+        console.print(Text(f"report: {out / 'report.html'} (games.{fmt}, summary.json, plots alongside)", style="dim"))
+
+
+def _fast_done(
+    path: Path, fmt: str, seed: int, games: int, total: int, tally: RunTally | None, order: FileOrder
+) -> np.ndarray:
+    """Which games of a stopped fast run its file holds (each checked, and tallied): a mask over the run."""
+    from ziggurat.fast.simulate import expected_fast_seeds
+
+    done = np.zeros(total, dtype=bool)
+    for t in read_games(path, fmt):
+        if "index" not in t or "seed" not in t or "game" not in t:
+            raise ZigguratError(f"{path} is not a file of games (it has no index, game and seed columns)")
+        index, game_no = t["index"], t["game"]
+        bad = (index < 0) | (index >= total) | (game_no != index % games)
+        if not bad.any():
+            bad = t["seed"] != expected_fast_seeds(seed, game_no)
+        if not bad.any():
+            bad = done[index]
+        if bad.any():
+            raise ZigguratError(f"{path} holds a game that is not part of this run (index {int(index[bad][0])})")
+        done[index] = True
+        order.note(t)
+        if tally is not None:
+            tally.add(t)
+    return done
