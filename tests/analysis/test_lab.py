@@ -13,6 +13,7 @@ from ziggurat.analysis.measures import (
     measure_setups,
     result_measures,
     score_path_measures,
+    uncertainty,
 )
 from ziggurat.analysis.simulate import Setup, simulate
 from ziggurat.analysis.sweep import plot_sweep, sweep_html, sweep_rows, sweep_setups
@@ -56,6 +57,52 @@ def test_score_path_measures_by_hand() -> None:
     assert score_path_measures([], winner=0, lower_wins=False)["length"] == 0
 
 
+def test_uncertainty_by_hand() -> None:
+    # a tie (certainty 0); seat 1 ahead by 1 while seat 2 still gains 2 on it (1/2); a lead nobody touches (1)
+    assert uncertainty([[0, 0], [1, 0], [1, 2]], lower_wins=False) == pytest.approx(1 - 1.5 / 3)
+    # a lead of 4 against a later swing of 2 is safe: capped at 1
+    assert uncertainty([[4, 0], [4, 2]], lower_wins=False) == 0
+    # ties all game long: never certain
+    assert uncertainty([[0, 0, 0], [1, 1, 1]], lower_wins=False) == 1
+    # lower wins: seat 2 leads with 1 against 3; seat 1 later gains 1 on it (3 -> 2 while seat 2 stays): 1/1 capped
+    assert uncertainty([[3, 1], [2, 1]], lower_wins=True) == 0
+    assert uncertainty([[3, 1], [0, 1]], lower_wins=True) == pytest.approx(1 - (2 / 3 + 1) / 2)
+    assert uncertainty([], lower_wins=False) == 0
+    m = score_path_measures([[0, 0], [1, 0], [1, 2]], winner=1, lower_wins=False)
+    assert m["uncertainty"] == pytest.approx(0.5)
+
+
+def test_kingmaking_is_a_rate_with_wilsons_interval() -> None:
+    from ziggurat.analysis.measures import _play_summary
+
+    games = [{name: 0.0 for name in PLAY_MEASURES} for _ in range(20)]
+    games[0]["kingmaking"] = 1.0
+    k = _play_summary(games)["kingmaking"]
+    assert k["mean"] == pytest.approx(0.05) and 0 < k["low"] < 0.05 < k["high"] and k["n"] == 20
+
+
+def test_kingmaking_by_hand() -> None:
+    # three seats: seat 1 leads; seat 3 (trailing, and not the winner) moves and seat 2 leads for good
+    path = [[3, 1, 0], [3, 1, 0], [1, 2, 0], [1, 2, 1]]
+    assert score_path_measures(path, winner=1, lower_wins=False, actors=[0, 1, 2, 0])["kingmaking"] == 1
+    # the same lead made by the winner's own move is no kingmaking
+    assert score_path_measures(path, winner=1, lower_wins=False, actors=[0, 2, 1, 0])["kingmaking"] == 0
+    # nor by the leader's (it was not trailing: it lost the lead by its own move)
+    assert score_path_measures(path, winner=1, lower_wins=False, actors=[0, 1, 0, 2])["kingmaking"] == 0
+    # a simultaneous round (decisions 1 and 2 together): the winner chose in it too, so it is no kingmaking
+    rounds = [0, 1, 1, 2]
+    path2 = [[3, 1, 0], [3, 1, 0], [1, 2, 0], [1, 2, 1]]
+    assert score_path_measures(path2, 1, False, actors=[0, 1, 2, 0], groups=rounds)["kingmaking"] == 0
+    assert score_path_measures(path2, 1, False, actors=[0, 2, 2, 0], groups=rounds)["kingmaking"] == 1
+    assert score_path_measures(path2, 1, False, actors=[0, 0, 2, 0], groups=rounds)["kingmaking"] == 0  # the leader's
+    # two seats: a trailing player chooses between itself and the other, never a king
+    two = [[3, 1], [1, 2]]
+    assert score_path_measures(two, winner=1, lower_wins=False, actors=[0, 0])["kingmaking"] == 0
+    # a shared win, or no actors given: 0
+    assert score_path_measures(path, winner=-1, lower_wins=False, actors=[0, 2, 2, 0])["kingmaking"] == 0
+    assert score_path_measures(path, winner=1, lower_wins=False)["kingmaking"] == 0
+
+
 @pytest.mark.parametrize(("gid", "players"), [("kuhnah", 3), ("pyramix", 2), ("lucent", 3), ("kukulkan", 2),
                                                ("nakum", 2)])  # fmt: skip
 def test_follow_game_measures_every_game(gid: str, players: int) -> None:
@@ -63,6 +110,7 @@ def test_follow_game_measures_every_game(gid: str, players: int) -> None:
     assert set(m) == set(PLAY_MEASURES)
     assert m["length"] >= 1 and m["branching"] >= 1
     assert 0 <= m["decided_share"] <= 1 and 0 <= m["winner_behind"] <= 1 and m["lead_changes"] >= 0
+    assert 0 <= m["uncertainty"] <= 1 and m["kingmaking"] in (0, 1)
     assert m == follow_game(make_game(gid, players), ("random",) * players, seed=7)
 
 

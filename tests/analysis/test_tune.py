@@ -79,3 +79,29 @@ def test_tune_command(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["tune", "kuhnah", "--param", "start-jade=2..10", "--objective", "joy",
                               "--study", str(tmp_path / "t.db")])  # fmt: skip
     assert bad.exit_code == 2 and "say one of" in bad.output
+    spark = runner.invoke(app, ["tune", "kuhnah", "--param", "start-jade=2..10", "--objective", "fairness",
+                                "--study", str(tmp_path / "u.db"), "--backend", "spark"])  # fmt: skip
+    assert spark.exit_code == 2 and "unknown backend 'spark'" in spark.output and not (tmp_path / "u.db").exists()
+
+
+def test_unknown_backend_is_refused_before_the_study(tmp_path: Path) -> None:
+    db = tmp_path / "b.db"
+    with pytest.raises(ZigguratError, match="unknown backend 'spark'"):
+        tune(make_game("kuhnah", 2), [("start-jade", 1, 12)], [Objective("fairness")], db, 2, 4, backend="spark")
+    assert not db.exists() or not optuna.load_study(study_name="kuhnah-2p", storage=f"sqlite:///{db}").trials
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_a_study_on_ray_is_the_study_on_processes(tmp_path: Path, engine: str) -> None:
+    """The same trials, values and confirmation on Ray as in this process: the games do not depend on the backend."""
+    pytest.importorskip("ray")
+    if engine == "fast":
+        pytest.importorskip("numba")
+    game = make_game("kuhnah", 2)
+    args = ([("start-jade", 1, 12)], [Objective("length", 40.0)])
+    kw = {"trials": 4, "games": 12, "stages": 2, "seed": 3, "engine": engine, "jobs": 2}
+    local = tune(game, *args, tmp_path / "local.db", **kw)  # type: ignore[arg-type]
+    remote = tune(game, *args, tmp_path / "ray.db", backend="ray", address="local", **kw)  # type: ignore[arg-type]
+    assert remote.history == local.history and remote.confirm == local.confirm

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from ziggurat.core import CHANCE, Match, State, make_game
+from ziggurat.games.nakum.rules import DAY
 
 
 def played(gid: str, players: int, params: dict[str, object], seed: int, watch: Any = None) -> State:
@@ -96,3 +97,108 @@ def test_kukulkan_axis_bonus() -> None:
             seen += claimed
             assert more.outcome().scores[p] - printed.outcome().scores[p] == (4 if claimed else 0)
     assert seen
+
+
+def test_kukulkan_block_points() -> None:
+    """The same random game with each marked block worth 3: every score gains twice its marked blocks."""
+    for seed in range(6):
+        printed: Any = played("kukulkan", 3, {}, seed)
+        more: Any = played("kukulkan", 3, {"block-points": 3}, seed)
+        assert printed.history == more.history
+        for p in range(3):
+            marked = printed.marked[p].bit_count()
+            assert marked and more.outcome().scores[p] - printed.outcome().scores[p] == 2 * marked
+
+
+@pytest.mark.parametrize(("start", "reserve"), [(3, 1), (1, 0), (4, 3)])
+def test_nakum_workers(start: int, reserve: int) -> None:
+    """A clan starts with ``start-workers`` and a reserve of ``reserve-workers``; the total never changes."""
+    g: Any = make_game("nakum", 3, {"start-workers": start, "reserve-workers": reserve})
+    s: Any = g.new_initial_state()
+    assert s.workers == [start] * 3 and s.hand == [start] * 3 and s.reserve == [reserve] * 3
+    placed = [0]
+
+    def watch(state: Any, *_: Any) -> None:
+        for p in range(3):
+            assert state.workers[p] + state.reserve[p] + state.sacrificed[p] == start + reserve
+            assert state.hand[p] <= state.workers[p] <= start + reserve
+        placed[0] = max(placed[0], max(state.workers))
+
+    state: Any = played("nakum", 3, {"start-workers": start, "reserve-workers": reserve}, seed=start, watch=watch)
+    assert state.is_terminal() and placed[0] >= start
+
+
+@pytest.mark.parametrize("to_end", [1, 3])
+def test_nakum_offerings_to_end(to_end: int) -> None:
+    """The end is triggered exactly when a player completes ``offerings-to-end`` offerings."""
+    most = [0]
+
+    def watch(state: Any, *_: Any) -> None:
+        made = max(len(m) for m in state.made)
+        most[0] = max(most[0], made)
+        assert state.end_triggered == (made >= to_end)
+
+    for seed in range(3):
+        state: Any = played("nakum", 2, {"offerings-to-end": to_end}, seed=seed, watch=watch)
+        assert state.is_terminal()
+    assert most[0] >= to_end
+
+
+def test_nakum_offerings_to_end_needs_the_cards() -> None:
+    from ziggurat.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="offerings-to-end=13: there are only 12"):
+        make_game("nakum", 2, {"offerings-to-end": 13})
+
+
+def test_kuhnah_jade_points() -> None:
+    """The same random game with each jade worth 3: every score drops by twice the jade left."""
+    for seed in range(6):
+        printed: Any = played("kuhnah", 3, {}, seed)
+        more: Any = played("kuhnah", 3, {"jade-points": 3}, seed)
+        assert printed.history == more.history
+        for p in range(3):
+            assert more.outcome().scores[p] - printed.outcome().scores[p] == -2 * printed.jade[p]
+    assert any(played("kuhnah", 2, {}, s).jade[0] for s in range(6))  # jade was left (else the test proves nothing)
+
+
+def test_lucent_points() -> None:
+    """Points for the last placer, an emptied hand and a last Geomancer are the parameters' numbers."""
+    options = {"points": True, "geomancers": True}
+    seen = [0, 0, 0]
+    for seed in range(20):
+        printed: Any = played("lucent", 5, options, seed)
+        more: Any = played(
+            "lucent", 5, {**options, "last-points": 5, "all-played-points": 3, "geomancer-points": 7}, seed
+        )
+        assert printed.history == more.history
+        g = printed.game
+        for p in range(5):
+            last = p == printed.last_placer
+            emptied = printed.sizes[p] == 0
+            geo = printed.last_kind[p] == g.geo
+            seen[0] += last
+            seen[1] += emptied
+            seen[2] += geo
+            assert printed.outcome().scores[p] == last + emptied + geo
+            assert more.outcome().scores[p] == 5 * last + 3 * emptied + 7 * geo
+    assert all(seen)
+    # without the points variant only the last placer scores, with its parameter's points
+    plain: Any = played("lucent", 2, {"last-points": 4, "all-played-points": 9}, seed=1)
+    assert sorted(plain.outcome().scores) == [0, 4]
+
+
+@pytest.mark.parametrize(("market", "offers"), [(3, 1), (8, 4)])
+def test_nakum_rows(market: int, offers: int) -> None:
+    """The market and offerings rows hold ``market-size`` and ``offerings-size`` cards, refilled to them each Night."""
+    sizes: set[tuple[int, int]] = set()
+
+    def watch(state: Any, *_: Any) -> None:
+        m, o = len(state._market), len(state._offers)
+        assert m <= market and o <= offers
+        if state.phase == DAY:
+            sizes.add((m, o))
+
+    for seed in range(3):
+        played("nakum", 3, {"market-size": market, "offerings-size": offers}, seed=seed, watch=watch)
+    assert (market, offers) in sizes  # full rows at the start of a Day

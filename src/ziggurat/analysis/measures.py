@@ -9,7 +9,8 @@ Two kinds:
   followed move by move says, read from the game's running score (its registry
   entry's ``value(state, player)``: the points a seat has as the game stands, its
   final score at the end): lead changes, drama, how early the game is decided,
-  how long the eventual winner trailed, and the branching factor.
+  how long the eventual winner trailed, how uncertain the outcome stayed, whether a
+  trailing player's move decided the winner (kingmaking), and the branching factor.
 
 Every mean comes with a 95% interval (normal approximation; Wilson for rates,
 a seeded bootstrap for balance), so settings can be compared with their noise.
@@ -46,6 +47,8 @@ PLAY_MEASURES: dict[str, str] = {
     "drama": "drama: points the eventual winner trailed the leader by, when behind",
     "winner_behind": "share of the game the eventual winner was not in the lead",
     "decided_share": "decisiveness: share of the game left once the winner led for good",
+    "uncertainty": "uncertainty: 1 - mean certainty of the lead (lead / the swing still to come)",
+    "kingmaking": "kingmaking: share of games whose decisive lead came from a trailing player's move",
 }
 
 RESULT_MEASURES: dict[str, str] = {
@@ -56,7 +59,7 @@ RESULT_MEASURES: dict[str, str] = {
     "shared_wins": "shared wins (games won by several players)",
 }
 
-PERCENT = frozenset({"seat1_advantage", "shared_wins", "winner_behind", "decided_share"})
+PERCENT = frozenset({"seat1_advantage", "shared_wins", "winner_behind", "decided_share", "kingmaking"})
 """The measures that are shares, shown in percent."""
 
 
@@ -169,21 +172,42 @@ def follow_game(
     state = game.new_initial_state()
     branching: list[float] = []
     path: list[list[float]] = []
+    actors: list[int] = []
+    groups: list[int] = []  # decisions taken together (one simultaneous round) share a number
+    group = 0
+    together = False
     for actor, action in history:
         if actor >= 0:
             branching.append(float(len(state.legal_actions(actor))))
+            simultaneous = state.is_simultaneous_node()
+            if not (simultaneous and together):
+                group += 1
+            together = simultaneous
+        else:
+            together = False
         state.apply_action(action, None if actor < 0 else actor)
         if actor >= 0:
             path.append([float(value(state, p)) for p in range(n)])
+            actors.append(actor)
+            groups.append(group)
     out = {"branching": sum(branching) / len(branching) if branching else 0.0}
-    out.update(score_path_measures(path, winner, game.spec.lower_score_wins))
+    out.update(score_path_measures(path, winner, game.spec.lower_score_wins, actors, groups))
     return out
 
 
-def score_path_measures(path: Sequence[Sequence[float]], winner: int, lower_wins: bool) -> dict[str, float]:
+def score_path_measures(
+    path: Sequence[Sequence[float]],
+    winner: int,
+    lower_wins: bool,
+    actors: Sequence[int] | None = None,
+    groups: Sequence[int] | None = None,
+) -> dict[str, float]:
     """The measures of one game's running scores (``path[t][p]``: seat ``p``'s after decision ``t``).
 
-    ``winner`` is the one seat ranked first (-1 for a shared win). See ``docs/analysis.md``.
+    ``winner`` is the one seat ranked first (-1 for a shared win); ``actors[t]`` the
+    seat that took decision ``t`` (without it, kingmaking is 0); decisions with the
+    same ``groups[t]`` were taken together (a simultaneous round: all its deciders
+    share the round's effect; without it, each decision alone). See ``docs/analysis.md``.
 
     >>> m = score_path_measures([[1, 0], [1, 2], [3, 2], [3, 4]], winner=1, lower_wins=False)
     >>> m["lead_changes"], m["decided_share"], m["winner_behind"], m["drama"]
@@ -210,6 +234,13 @@ def score_path_measures(path: Sequence[Sequence[float]], winner: int, lower_wins
         while decided > 0 and leaders[decided - 1] == winner:
             decided -= 1
     behind = sum(1 for lead in leaders if lead != winner) if winner >= 0 else length
+    kingmaking = 0.0
+    if actors is not None and winner >= 0 and decided < length and len(path[0]) >= 3:
+        movers = {actors[decided]}
+        if groups is not None:
+            movers = {a for a, g in zip(actors, groups, strict=True) if g == groups[decided]}
+        before = leaders[decided - 1] if decided > 0 else -1
+        kingmaking = float(winner not in movers and before not in movers)
     return {
         "length": float(length),
         "lead_changes": float(changes),
@@ -217,7 +248,42 @@ def score_path_measures(path: Sequence[Sequence[float]], winner: int, lower_wins
         "drama": sum(drama) / len(drama) if drama else 0.0,
         "winner_behind": behind / length if length else 0.0,
         "decided_share": (length - decided) / length if length and winner >= 0 else 0.0,
+        "uncertainty": uncertainty(path, lower_wins),
+        "kingmaking": kingmaking,
     }
+
+
+def uncertainty(path: Sequence[Sequence[float]], lower_wins: bool) -> float:
+    """How uncertain the outcome stayed: 1 - the mean certainty of the lead over the decisions.
+
+    The certainty after decision ``t`` is the leader's lead over the second seat,
+    divided by the largest swing between the leader and any other seat still to
+    come (the change of their difference from ``t`` to the end), capped at 1: a lead
+    no later swing matched was safe. A shared lead has certainty 0; a lead with no
+    swing after it, 1. See ``docs/analysis.md``.
+
+    >>> uncertainty([[0, 0], [1, 0], [1, 2]], lower_wins=False)  # a tie; a lead of 1, then a swing of 2; safe
+    0.5
+    """
+    if not path:
+        return 0.0
+    sign = -1.0 if lower_wins else 1.0
+    final = [sign * v for v in path[-1]]
+    certainty = 0.0
+    for row in path:
+        scores = [sign * v for v in row]
+        if len(scores) < 2:
+            certainty += 1.0
+            continue
+        order = sorted(range(len(scores)), key=lambda q: scores[q], reverse=True)
+        lead_seat = order[0]
+        gap = scores[lead_seat] - scores[order[1]]
+        if gap <= 0:
+            continue
+        ahead = final[lead_seat] - scores[lead_seat]
+        swing = max(abs((final[q] - scores[q]) - ahead) for q in range(len(scores)) if q != lead_seat)
+        certainty += 1.0 if swing <= 0 else min(1.0, gap / swing)
+    return 1.0 - certainty / len(path)
 
 
 def _follow_chunk(
@@ -258,9 +324,14 @@ def measure_setups(
     for part in results:
         for s, m in part:
             per[s].append(m)
-    return {
-        setups[s].label: {name: _mean([m[name] for m in per[s]]) for name in PLAY_MEASURES} for s in range(len(setups))
-    }
+    return {setups[s].label: _play_summary(per[s]) for s in range(len(setups))}
+
+
+def _play_summary(games: Sequence[Mapping[str, float]]) -> dict[str, dict[str, float]]:
+    """Each play measure over ``games``: a mean with its normal interval; kingmaking, a 0/1 per game, Wilson's."""
+    out = {name: _mean([m[name] for m in games]) for name in PLAY_MEASURES}
+    out["kingmaking"] = _rate(sum(m["kingmaking"] for m in games), len(games))
+    return out
 
 
 def fmt_interval(m: Mapping[str, float], digits: int = 2, percent: bool = False) -> str:

@@ -6,7 +6,10 @@ as a sweep does) in stages, and reports the objective after every stage so that
 a setting clearly worse than the others is stopped early (median pruning). The
 study lives in a SQLite file: run the command again and it goes on where it
 stopped, up to ``--trials`` in all. The best setting is then played again on
-fresh seeds and reported with 95% intervals.
+fresh seeds and reported with 95% intervals. A trial's games run in this process,
+on the process pool (``--jobs``) or on Ray (``--backend ray``, the ``cluster``
+extra: one Ray session for the whole study, local or at ``--address``); the games
+and so the study are the same on every backend.
 
 Objectives (each a number to make small; several are added, each times its weight):
 
@@ -23,12 +26,15 @@ Objective(name='length', arg=60.0, weight=0.5)
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ziggurat.analysis.backends import BACKENDS, import_ray, run_chunks
 from ziggurat.analysis.measures import result_measures
 from ziggurat.analysis.simulate import Setup, Task, run_tasks, seat_lineup
 from ziggurat.core.errors import ConfigError, ZigguratError
@@ -127,14 +133,63 @@ def _rows_from_fast(game: Game, seed: int, start: int, count: int) -> list[dict[
     return rows
 
 
+def _fast_chunk(payload: tuple[Setup, int, int, int]) -> list[dict[str, Any]]:
+    """Worker: the fast engine's rows of games ``start .. start + count - 1`` (module level for Ray)."""
+    setup, seed, start, count = payload
+    return _rows_from_fast(setup.make(), seed, start, count)
+
+
 def play_rows(
-    setup: Setup, bots: Sequence[str], engine: str, seed: int, start: int, count: int, jobs: int = 1
+    setup: Setup,
+    bots: Sequence[str],
+    engine: str,
+    seed: int,
+    start: int,
+    count: int,
+    jobs: int = 1,
+    backend: str = "process",
+    address: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Rows of games ``start .. start + count - 1`` of ``setup`` (game ``g`` seeded from ``(seed, g)``)."""
+    """Rows of games ``start .. start + count - 1`` of ``setup`` (game ``g`` seeded from ``(seed, g)``).
+
+    The same rows on every backend: the fast engine's games on Ray are split into
+    ``jobs`` runs of consecutive games, each seeded by its game numbers as in one batch.
+    """
     if engine == "fast":
-        return _rows_from_fast(setup.make(), seed, start, count)
+        if backend != "ray":
+            return _rows_from_fast(setup.make(), seed, start, count)
+        parts = max(1, min(jobs, count))
+        bounds = [start + count * k // parts for k in range(parts + 1)]
+        payloads = [(setup, seed, a, b - a) for a, b in itertools.pairwise(bounds) if b > a]
+        results = run_chunks(_fast_chunk, payloads, jobs=jobs, backend="ray", address=address)
+        return [r for rows in results for r in rows]
     tasks = [Task(g, 0, seat_lineup(bots, setup.players, g, False), game=g) for g in range(start, start + count)]
-    return run_tasks([setup], tasks, seed, jobs=jobs).rows()
+    return run_tasks([setup], tasks, seed, jobs=jobs, backend=backend, address=address).rows()
+
+
+@contextlib.contextmanager
+def _backend_session(backend: str, jobs: int, address: str | None) -> Iterator[None]:
+    """One Ray session for a whole study (each stage of each trial would otherwise start one)."""
+    if backend not in BACKENDS:
+        raise ZigguratError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if backend != "ray":
+        yield
+        return
+    ray = import_ray()
+    if ray.is_initialized():
+        yield
+        return
+    if address in (None, "", "local"):
+        ray.init(num_cpus=max(1, jobs), include_dashboard=False, log_to_driver=False)
+    else:
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ZigguratError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 @dataclass
@@ -163,13 +218,18 @@ def tune(
     jobs: int = 1,
     study_name: str | None = None,
     progress: Callable[[int, float | None], None] | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> TuneResult:
     """Run (or go on with) the study in ``storage`` until it has ``trials`` trials; confirm the best.
 
     Each trial plays ``games`` games in ``stages`` stages on the seeds of ``seed``
     and is pruned when its objective after a stage is worse than the median of the
     trials before it at that stage. ``progress(trial number, value or None if pruned)``.
+    ``backend`` (``process`` or ``ray``, at ``address``) runs each stage's games.
     """
+    if backend not in BACKENDS:
+        raise ZigguratError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     try:
         import optuna
     except ImportError:
@@ -218,7 +278,7 @@ def tune(
         start = 0
         value = math.nan
         for k, count in enumerate(per_stage):
-            rows += play_rows(setup, bots, engine, seed, start, count, jobs)
+            rows += play_rows(setup, bots, engine, seed, start, count, jobs, backend, address)
             start += count
             value = score(rows)
             trial.report(value, k)
@@ -231,17 +291,18 @@ def tune(
             progress(frozen.number, frozen.value)
 
     left = trials - len(study.trials)
-    if left > 0:
-        study.optimize(objective, n_trials=left, callbacks=[callback])
-    complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    if not complete:
-        raise ZigguratError("no trial finished (every setting was refused or stopped): widen the ranges")
-    best = study.best_trial
-    best_options = {**base, **best.params}
-    setup = Setup(game.spec.id, players, best_options, "best")
-    n_confirm = games if confirm_games is None else confirm_games
     fresh = seed + 1_000_003  # other seeds than the study's: the best of many is flattered on its own seeds
-    rows = play_rows(setup, bots, engine, fresh, 0, n_confirm, jobs)
+    with _backend_session(backend, jobs, address):
+        if left > 0:
+            study.optimize(objective, n_trials=left, callbacks=[callback])
+        complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        if not complete:
+            raise ZigguratError("no trial finished (every setting was refused or stopped): widen the ranges")
+        best = study.best_trial
+        best_options = {**base, **best.params}
+        setup = Setup(game.spec.id, players, best_options, "best")
+        n_confirm = games if confirm_games is None else confirm_games
+        rows = play_rows(setup, bots, engine, fresh, 0, n_confirm, jobs, backend, address)
     confirm = result_measures(rows, lower, fresh)
     history = [
         {"number": t.number, "state": t.state.name.lower(), "value": t.value, "params": dict(t.params),

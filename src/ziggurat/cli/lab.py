@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from ziggurat.analysis.backends import BACKENDS, import_ray
 from ziggurat.analysis.measures import RESULT_MEASURES, fmt_interval
 from ziggurat.cli.main import app, build_game, check_output_folder, console, fail
 from ziggurat.core import ZigguratError
@@ -40,7 +41,11 @@ def tune_command(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE (repeatable)")] = None,
     engine: Annotated[str, typer.Option(help="python, or fast (compiled kernels, random bots)")] = "python",
     seed: Annotated[int, typer.Option(help="seed of the games and the sampler")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes per trial (python engine)")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="workers per trial (processes; with ray, its CPUs and task splits)")
+    ] = 1,
+    backend: Annotated[str, typer.Option(help="process or ray (the cluster extra)")] = "process",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address, or 'local' to start one here")] = None,
     out: Annotated[Path | None, typer.Option(help="folder for tune.json and the history plots")] = None,
 ) -> None:
     """Search parameters for a goal (Optuna: a study in SQLite that resumes; worse settings stopped early)."""
@@ -65,6 +70,10 @@ def tune_command(
             check_fast([Setup(g.spec.id, g.num_players, dict(g.options))], names)
         if jobs < 1:
             raise ZigguratError(f"--jobs must be at least 1, not {jobs}")
+        if backend not in BACKENDS:
+            raise ZigguratError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+        if backend == "ray":
+            import_ray()  # a clear error before the study starts
         if confirm_games is not None and confirm_games < 1:
             raise ZigguratError(f"--confirm-games must be at least 1, not {confirm_games}")
         if not study.parent.is_dir():
@@ -82,7 +91,7 @@ def tune_command(
 
     try:
         result = tune(g, ranges, goals, study, trials, games, seed, names, engine, stages, confirm_games, jobs,
-                      progress=progress)  # fmt: skip
+                      progress=progress, backend=backend, address=address)  # fmt: skip
     except KeyboardInterrupt:
         console.print(Text(f"stopped: the finished trials are kept in {study}; run the same command to go on"))
         raise typer.Exit(130) from None

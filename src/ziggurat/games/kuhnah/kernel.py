@@ -41,7 +41,8 @@ CHANCE = -1
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # cfg, value, lsym, rsym, offsets
 
 # cfg fields
-_P, _CARDS, _REMOVE, _WILD, _JADE_WILD, _START, _MAX_CARDS, _MAX_ROW, _WILD_BASE, _MAX_LEN, _START_JADE = range(11)
+(_P, _CARDS, _REMOVE, _WILD, _JADE_WILD, _START, _MAX_CARDS, _MAX_ROW, _WILD_BASE, _MAX_LEN, _START_JADE,
+ _JADE_POINTS) = range(12)  # fmt: skip
 
 # what a legal placement does (legal_k): an open slot index, or one of these
 _K_BASE_LEFT = -1
@@ -58,7 +59,7 @@ def prepare(game: Game) -> Config:
     """The kernel's configuration of a :class:`~ziggurat.games.kuhnah.rules.KuhNahGame`."""
     g: Any = game
     start = g.options["start-player"]
-    cfg = np.zeros(11, np.int64)
+    cfg = np.zeros(12, np.int64)
     cfg[_P] = g.num_players
     cfg[_CARDS] = g.num_cards
     cfg[_REMOVE] = g.removed_count
@@ -70,6 +71,7 @@ def prepare(game: Game) -> Config:
     cfg[_WILD_BASE] = g.wild_base
     cfg[_MAX_LEN] = g.max_game_length
     cfg[_START_JADE] = g.start_jade
+    cfg[_JADE_POINTS] = g.jade_points
     value = np.asarray(g.value, np.int32)
     lsym = np.asarray(g.left_symbol, np.int32)
     rsym = np.asarray(g.right_symbol, np.int32)
@@ -296,7 +298,7 @@ def _game(
             c = own[q, 1, i]
             if grid[q, r + 1, c] < 0 and grid[q, r + 1, c - 1] < 0:
                 total += value[grid[q, r, c]]
-        scores[q] = total - jade[q]
+        scores[q] = total - cfg[_JADE_POINTS] * jade[q]
         keys[q] = -scores[q]
     competition_ranks(keys, ranks)
     for q in range(nplayers):  # leave the grid empty for the next game

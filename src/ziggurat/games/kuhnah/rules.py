@@ -101,6 +101,7 @@ SPEC = GameSpec(
         OptionSpec("deck", "path", None, help="a TOML card list to play with instead of the reconstruction"),
         # the rulebook's numbers (docs/analysis.md, "Parameters")
         param("start-jade", "int", START_JADE, 0, 50, "jade each player starts with"),
+        param("jade-points", "int", 1, 0, 10, "points each jade left at the end takes off its holder's score"),
         *(
             param(f"remove-{n}", "int", REMOVE[n], 0, 47, f"cards removed unseen at setup with {n} players")
             for n in sorted(REMOVE)
@@ -124,6 +125,7 @@ class KuhNahGame(Game):
         n = len(self.cards.cards)
         self.num_cards = n
         self.start_jade = int(self.options["start-jade"])  # type: ignore[arg-type]
+        self.jade_points = int(self.options["jade-points"])  # type: ignore[arg-type]
         self.removed_count = int(self.options[f"remove-{self.num_players}"])  # type: ignore[arg-type]
         if n - self.removed_count < 3:
             raise ConfigError(
@@ -880,7 +882,7 @@ class KuhNahState(State):
         for key, c in cells.items():  # the uncovered cards, as uncovered() lists them
             if key + ROW not in cells and key + ROW - 1 not in cells:
                 total += value[c]
-        return float(total - self.jade[player])
+        return float(total - self.game.jade_points * self.jade[player])
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(self.score(p) for p in range(self.game.num_players))
@@ -906,7 +908,7 @@ class KuhNahState(State):
                 where = M("where", row=row + 1, pos=col - left0 + 1)
                 terms.append(ScoreTerm(M("score_card", card=self._card_message(c), where=where), float(g.value[c])))
             if shown or p == audience:
-                terms.append(ScoreTerm(M("score_jade", jade=self.jade[p]), float(-self.jade[p])))
+                terms.append(ScoreTerm(M("score_jade", jade=self.jade[p]), float(-g.jade_points * self.jade[p])))
             else:
                 terms.append(ScoreTerm(M("score_jade_hidden"), None))
             players.append(PlayerScore.of(p, terms))

@@ -48,8 +48,8 @@ MAX_BITS = 63
 
 # cfg fields
 (_P, _S, _B, _WRITE0, _MARK0, _PASS, _SAME, _PLUS0, _SUPER0, _A, _BK, _C, _D, _UPPER, _BASE, _AXIS, _ALL,
- _EXTERNAL, _MAX_LEN, _MAX_ROUNDS) = range(20)  # fmt: skip
-_CFG = 20
+ _EXTERNAL, _MAX_LEN, _MAX_ROUNDS, _AXIS_POINTS, _BLOCK_POINTS) = range(22)  # fmt: skip
+_CFG = 22
 
 # the round's help, the used one-use helps, the kind of choice, the bonuses (as in the engine)
 H_NONE, H_SAME, H_PLUS, H_SUPER, H_PERM = range(5)
@@ -57,7 +57,6 @@ U_SAME, U_PLUS, U_SUPER = 1, 2, 4
 K_NONE, K_DRAW, K_WRITE, K_MARK, K_PASS = range(5)
 BASE, AXIS, FULL, AC, BD = 1, 2, 4, 8, 16
 NORMAL = BASE | AXIS | FULL
-AXIS_POINTS = 3
 # the ends, as indices of the engine's ENDS
 END_BONUSES, END_NO_ROLL, END_ROUND_LIMIT = 0, 1, 2
 
@@ -65,12 +64,10 @@ Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 def unsupported(game: Game) -> str | None:
-    """A sheet too large for 64-bit masks, or a parameter the kernel does not play yet; every other setup is played."""
+    """A sheet too large for 64-bit masks; every other setup (and every parameter) is played."""
     g: Any = game
     if g.S > MAX_BITS or g.B > MAX_BITS:
         return f"the sheet has {g.S} segments and {g.B} blocks; the kernel plays at most {MAX_BITS} of each"
-    if g.axis_points != AXIS_POINTS:
-        return f"the kernel plays the printed axis bonus ({AXIS_POINTS} points), not axis-bonus={g.axis_points}"
     return None
 
 
@@ -99,6 +96,8 @@ def prepare(game: Game) -> Config:
     cfg[_EXTERNAL] = sum(1 << b for b in g.external)
     cfg[_MAX_LEN] = g.max_game_length
     cfg[_MAX_ROUNDS] = g.max_rounds
+    cfg[_AXIS_POINTS] = g.axis_points
+    cfg[_BLOCK_POINTS] = g.block_points
     seg_ends = np.asarray(sh.seg_ends, np.int32).reshape(g.S, 2)
     width = max(len(segs) for segs in sh.point_segs)
     adj_seg = np.full((len(sh.points), width + 1), -1, np.int32)  # column 0: the degree
@@ -600,7 +599,7 @@ def _run(
                 c |= BASE
             if not c & AXIS and cfg[_AXIS] & ~m == 0:
                 c |= AXIS
-                bonus[p] += AXIS_POINTS
+                bonus[p] += cfg[_AXIS_POINTS]
             if not c & FULL and numbered[p] == cfg[_ALL]:
                 c |= FULL
                 top = 0
@@ -634,7 +633,7 @@ def _run(
     # scores: marked blocks plus bonuses; ties broken by marked blocks, then shared
     for q in range(nplayers):
         count = _count(marked[q])
-        scores[q] = count + bonus[q]
+        scores[q] = cfg[_BLOCK_POINTS] * count + bonus[q]
         keys[q] = scores[q] * 64 + count
     competition_ranks(keys, ranks)
     return decisions, steps, end, fits

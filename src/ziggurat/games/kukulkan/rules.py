@@ -128,6 +128,7 @@ SPEC = GameSpec(
         ),
         # the rulebook's numbers (docs/analysis.md, "Parameters")
         param("axis-bonus", "int", AXIS_POINTS, 0, 30, "points for the axis bonus (every axis block marked)"),
+        param("block-points", "int", 1, 0, 10, "points for each numbered block marked with a cross"),
     ),
 )
 
@@ -250,6 +251,7 @@ class KukulkanGame(Game):
     def _configure(self) -> None:
         self.sheet: Sheet = load_sheet(self.options["sheet"])  # type: ignore[arg-type]
         self.axis_points = int(self.options["axis-bonus"])  # type: ignore[arg-type]
+        self.block_points = int(self.options["block-points"])  # type: ignore[arg-type]
         sh = self.sheet
         self.S = S = len(sh.segments)
         self.B = B = len(sh.blocks)
@@ -353,7 +355,7 @@ class KukulkanGame(Game):
         # two first-to-claim differences, each at most the largest value a block can hold (a die
         # value or a printed one, doubled once by same-value stacking on a sum of two).
         top_value = 2 * max(DIE, *self.printed)
-        self._score_bounds = (0.0, float(B + 3 + 3 * top_value))
+        self._score_bounds = (0.0, float(self.block_points * B + self.axis_points + 3 * top_value))
 
     def trail_firsts(self, trails: int, n: int) -> int:
         """The segments beginning one of ``trails`` (trail bits) of ``n`` segments, as a mask."""
@@ -1560,7 +1562,7 @@ class KukulkanState(State):
     # --------------------------------------------------------------- scoring
     def score(self, player: int) -> int:
         """Points so far: 1 per marked numbered block plus bonuses."""
-        return self.marked[player].bit_count() + self.bonus_pts[player]
+        return self.game.block_points * self.marked[player].bit_count() + self.bonus_pts[player]
 
     def _scores(self) -> tuple[float, ...]:
         return tuple(float(self.score(p)) for p in range(self.game.num_players))
@@ -1584,7 +1586,7 @@ class KukulkanState(State):
             v = self.values[p * g.B : (p + 1) * g.B]
             c = self.claims[p]
             count = self.marked[p].bit_count()
-            terms = [ScoreTerm(M("score_marked", count=count), float(count))]
+            terms = [ScoreTerm(M("score_marked", count=count), float(g.block_points * count))]
             if c & BASE:
                 terms.append(ScoreTerm(M("score_base"), 0.0))
             if c & AXIS:

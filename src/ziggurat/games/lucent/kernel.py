@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 CHANCE = -1
 
 # cfg fields
-_P, _KINDS, _WILD, _GEO, _REMOVALS, _FOCUS_DEALT, _GEOMANCERS, _POINTS, _MAX_LEN, _GEO_FOCUS, _SET_ASIDE = range(11)
+(_P, _KINDS, _WILD, _GEO, _REMOVALS, _FOCUS_DEALT, _GEOMANCERS, _POINTS, _MAX_LEN, _GEO_FOCUS, _SET_ASIDE, _LAST_PTS,
+ _ALL_PTS, _GEO_PTS) = range(14)  # fmt: skip
 
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -44,14 +45,14 @@ for _s, _pairs in enumerate(ABOVE):
 
 
 def unsupported(game: Game) -> str | None:
-    """Every Lucent option and variant is played by the kernel."""
+    """Every Lucent option, variant and parameter is played by the kernel."""
     return None
 
 
 def prepare(game: Game) -> Config:
     """The kernel's configuration of a :class:`~ziggurat.games.lucent.rules.LucentGame`."""
     g: Any = game
-    cfg = np.zeros(11, np.int64)
+    cfg = np.zeros(14, np.int64)
     cfg[_P] = g.num_players
     cfg[_KINDS] = g.num_kinds
     cfg[_WILD] = g.wild
@@ -63,6 +64,9 @@ def prepare(game: Game) -> Config:
     cfg[_MAX_LEN] = g.max_game_length
     cfg[_GEO_FOCUS] = int(g.geo_focus)
     cfg[_SET_ASIDE] = int(g.set_aside)
+    cfg[_LAST_PTS] = g.last_points
+    cfg[_ALL_PTS] = g.all_played_points
+    cfg[_GEO_PTS] = g.geomancer_points
     card_kind = np.asarray(g.card_kind, np.int32)
     gems = np.asarray(g.gem_indices, np.int32)
     wilds = np.asarray(g.wild_indices, np.int32)
@@ -264,13 +268,13 @@ def _game(
     for q in range(nplayers):
         scores[q] = 0.0
     if last_placer >= 0:
-        scores[last_placer] += 1.0
+        scores[last_placer] += cfg[_LAST_PTS]
     if cfg[_POINTS]:
         for q in range(nplayers):
             if sizes[q] == 0:
-                scores[q] += 1.0
+                scores[q] += cfg[_ALL_PTS]
             if cfg[_GEOMANCERS] and last_kind[q] == geo:
-                scores[q] += 1.0
+                scores[q] += cfg[_GEO_PTS]
     competition_ranks(scores, ranks)
     return decisions, steps, tr_legal
 

@@ -122,6 +122,9 @@ SPEC = GameSpec(
         param("gems", "int", 9, 1, 20, "gems of each colour"),
         param("wildcard-count", "int", 2, 0, 8, "Wildcards in the box (the wildcards variant adds them all)"),
         param("geomancer-count", "int", 5, 0, 8, "Geomancers in the box (the geomancer variants use them)"),
+        param("last-points", "int", 1, 0, 10, "points for the last player to place a gem"),
+        param("all-played-points", "int", 1, 0, 10, "points variant: points for each player who played every card"),
+        param("geomancer-points", "int", 1, 0, 10, "geomancer variant with points: points for ending on a Geomancer"),
     ),
 )  # fmt: skip
 
@@ -182,6 +185,9 @@ class LucentGame(Game):
         self.geomancers = bool(self.options["geomancers"])
         self.geo_focus = bool(self.options["geomancer-focus"])
         self.points = bool(self.options["points"])
+        self.last_points = int(self.options["last-points"])  # type: ignore[arg-type]
+        self.all_played_points = int(self.options["all-played-points"])  # type: ignore[arg-type]
+        self.geomancer_points = int(self.options["geomancer-points"])  # type: ignore[arg-type]
         self.kinds = d.kinds
         self.num_kinds = k = len(d.kinds)
         self.wild = d.wild_kind
@@ -1013,13 +1019,13 @@ class LucentState(State):
         g = self.game
         scores = [0.0] * g.num_players
         if self.last_placer >= 0:
-            scores[self.last_placer] += 1
+            scores[self.last_placer] += g.last_points
         if g.points:
             for p in range(g.num_players):
                 if self.sizes[p] == 0:
-                    scores[p] += 1
+                    scores[p] += g.all_played_points
                 if g.geomancers and self.last_kind[p] == g.geo:
-                    scores[p] += 1
+                    scores[p] += g.geomancer_points
         return tuple(scores)
 
     def _score_breakdown(self, audience: int | None) -> ScoreBreakdown:
@@ -1033,11 +1039,11 @@ class LucentState(State):
         for p in range(g.num_players):
             terms = []
             if p == self.last_placer:
-                terms.append(ScoreTerm(M("score_last"), 1.0))
+                terms.append(ScoreTerm(M("score_last"), float(g.last_points)))
             if g.points and self.sizes[p] == 0:
-                terms.append(ScoreTerm(M("score_all"), 1.0))
+                terms.append(ScoreTerm(M("score_all"), float(g.all_played_points)))
             if g.points and g.geomancers and self.last_kind[p] == g.geo:
-                terms.append(ScoreTerm(M("score_geomancer"), 1.0))
+                terms.append(ScoreTerm(M("score_geomancer"), float(g.geomancer_points)))
             players.append(PlayerScore.of(p, terms))
         notes = [M("note_points")] if g.points else [M("note_winner")]
         if g.points and g.geomancers:

@@ -56,14 +56,10 @@ from ziggurat.games.nakum.rules import (
     FREE,
     HAND_SIZE,
     HERITAGE_SETUP,
-    MARKET_SIZE,
     OFFER,
-    OFFERINGS_SIZE,
     OVER,
     PLAY,
-    RESERVE_WORKERS,
     REVEAL,
-    START_WORKERS,
 )
 
 if TYPE_CHECKING:
@@ -78,8 +74,8 @@ _LIM = 5
 _PER = 8
 (_MAX_ROUNDS, _A_BASIC, _A_CAMP, _A_EXPLORE, _A_PYRAMID, _A_PITUK, _A_START, _A_GROW, _A_OPTION, _A_BUY, _A_OFFER,
  _A_HERITAGE, _A_FAVOUR, _A_FREE, _A_REVEAL, _PITUK, _START, _GROW, _E_CAMP, _E_MARKET, _E_HERITAGE, _MAX_LEN,
- _SPACES) = range(11, 34)  # fmt: skip
-_CFG = 34
+ _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END, _MARKET_SIZE, _OFFERS_SIZE) = range(11, 39)  # fmt: skip
+_CFG = 39
 
 # effect table columns: cost (3), gain (maize, skins, masks, points), action, free a camp, end points
 _COST, _GAIN, _ACTION, _FREE_CAMP, _END_POINTS = 0, 3, 7, 8, 9
@@ -103,7 +99,7 @@ Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 def unsupported(game: Game) -> str | None:
-    """Every Nakum option and content file is played by the kernel."""
+    """Every Nakum option, parameter and content file is played by the kernel."""
     return None
 
 
@@ -121,6 +117,11 @@ def prepare(game: Game) -> Config:
     cfg[_LIM : _LIM + 3] = g.limits
     cfg[_PER : _PER + 3] = g.per_point
     cfg[_MAX_ROUNDS] = g.max_rounds
+    cfg[_START_WORKERS] = g.start_workers
+    cfg[_RESERVE_WORKERS] = g.reserve_workers
+    cfg[_TO_END] = g.offerings_to_end
+    cfg[_MARKET_SIZE] = g.market_size
+    cfg[_OFFERS_SIZE] = g.offerings_size
     for field, value in (
         (_A_BASIC, g.A_BASIC), (_A_CAMP, g.A_CAMP), (_A_EXPLORE, g.A_EXPLORE), (_A_PYRAMID, g.A_PYRAMID),
         (_A_PITUK, g.A_PITUK), (_A_START, g.A_START), (_A_GROW, g.A_GROW), (_A_OPTION, g.A_OPTION),
@@ -395,10 +396,10 @@ def _normalize(cfg: np.ndarray, sv: np.ndarray, pl: np.ndarray, queue: np.ndarra
     while sv[S_Q_LEN] > 0:
         head = queue[sv[S_Q_HEAD]]
         if head == DRAW_MARKET:
-            if sv[S_MARKET_UP] < MARKET_SIZE and sv[S_MARKET_DECK] > 0:
+            if sv[S_MARKET_UP] < cfg[_MARKET_SIZE] and sv[S_MARKET_DECK] > 0:
                 return
         elif head == DRAW_OFFERING:
-            if sv[S_OFFERS_UP] < OFFERINGS_SIZE and sv[S_OFFER_DECK] > 0:
+            if sv[S_OFFERS_UP] < cfg[_OFFERS_SIZE] and sv[S_OFFER_DECK] > 0:
                 return
         else:
             return
@@ -427,9 +428,9 @@ def _end_day(
         if explorer[pos] >= 0:
             explorer[pos] = -1
             _push(sv, queue, pos)
-    for _ in range(MARKET_SIZE):
+    for _ in range(cfg[_MARKET_SIZE]):
         _push(sv, queue, DRAW_MARKET)
-    for _ in range(OFFERINGS_SIZE):
+    for _ in range(cfg[_OFFERS_SIZE]):
         _push(sv, queue, DRAW_OFFERING)
     sv[S_PHASE] = DAWN
     sv[S_TO_MOVE] = sv[S_START]
@@ -600,7 +601,7 @@ def _apply(
         if pl[p, P_FIRST] < 0:
             pl[p, P_FIRST] = sv[S_OFFER_COUNT]
         sv[S_OFFER_COUNT] += 1
-        if pl[p, P_MADE] >= 2:
+        if pl[p, P_MADE] >= cfg[_TO_END]:
             sv[S_END] = 1
         _end_turn(cfg, sv, pl, occ, explorer, queue, p)
     elif phase == PLAY:
@@ -619,14 +620,14 @@ def _apply(
                     mstate[c] = IN_DECK
             sv[S_MARKET_DECK] += sv[S_MARKET_UP]
             sv[S_MARKET_UP] = 0
-            for _ in range(MARKET_SIZE):
+            for _ in range(cfg[_MARKET_SIZE]):
                 _push(sv, queue, DRAW_MARKET)
         else:  # the active offerings discarded, two new ones
             for c in range(cfg[_O]):
                 if ostate[c] == UP:
                     ostate[c] = GONE
             sv[S_OFFERS_UP] = 0
-            for _ in range(OFFERINGS_SIZE):
+            for _ in range(cfg[_OFFERS_SIZE]):
                 _push(sv, queue, DRAW_OFFERING)
         _end_turn(cfg, sv, pl, occ, explorer, queue, p)
         _normalize(cfg, sv, pl, queue)
@@ -680,9 +681,9 @@ def _run(
     for q in range(nplayers):
         for f in range(_PLAYER):
             pl[q, f] = 0
-        pl[q, P_WORKERS] = START_WORKERS
-        pl[q, P_HAND] = START_WORKERS
-        pl[q, P_RESERVE] = RESERVE_WORKERS
+        pl[q, P_WORKERS] = cfg[_START_WORKERS]
+        pl[q, P_HAND] = cfg[_START_WORKERS]
+        pl[q, P_RESERVE] = cfg[_RESERVE_WORKERS]
         pl[q, P_FIRST] = -1
         pl[q, P_CHOICE] = -1
     for s in range(cfg[_SPACES]):
@@ -699,9 +700,9 @@ def _run(
     for c in range(cfg[_H]):
         holder[c] = -2  # in the box
     # the setup's draws: two offerings, five market cards, three heritage cards each, one at a time round the table
-    for _ in range(OFFERINGS_SIZE):
+    for _ in range(cfg[_OFFERS_SIZE]):
         _push(sv, queue, DRAW_OFFERING)
-    for _ in range(MARKET_SIZE):
+    for _ in range(cfg[_MARKET_SIZE]):
         _push(sv, queue, DRAW_MARKET)
     for _ in range(HAND_SIZE):
         for q in range(nplayers):

@@ -77,7 +77,6 @@ PLACEMENT_STEPS = 4  # place, option, card, cube: the most decisions one worker 
 
 _POP = [bin(i).count("1") for i in range(16)]
 NOBODY_EXPLORES = [-1] * NUM_TILES
-NIGHT_DRAWS = (DRAW_MARKET,) * MARKET_SIZE + (DRAW_OFFERING,) * OFFERINGS_SIZE
 
 # How a game ends, as indices of ENDS: the rulebook's end, then the safeguard (never the rulebook's)
 END_SECOND_OFFERING, END_ROUND_LIMIT = 0, 1
@@ -120,6 +119,11 @@ SPEC = GameSpec(
         param("skins-per-point", "int", 2, 1, 20, "skins that make one point at the end"),
         param("masks-per-point", "int", 1, 1, 20, "masks that make one point at the end"),
         param("offering-bonus", "int", 0, 0, 20, "points added to every offering card's printed points"),
+        param("start-workers", "int", START_WORKERS, 1, 6, "workers each clan starts with (placed every Day)"),
+        param("reserve-workers", "int", RESERVE_WORKERS, 0, 6, "workers each player keeps in the reserve at the start"),
+        param("market-size", "int", MARKET_SIZE, 1, 8, "market cards face up (the row refilled each Night)"),
+        param("offerings-size", "int", OFFERINGS_SIZE, 1, 4, "offering cards face up (the row refilled each Night)"),
+        param("offerings-to-end", "int", 2, 1, 20, "offerings one player completes to end the game after that Day"),
     ),
 )
 
@@ -180,6 +184,17 @@ class NakumGame(Game):
                 f"({HAND_SIZE} each are dealt)"
             )
         self.max_rounds = int(o["max-rounds"])  # type: ignore[arg-type]
+        self.start_workers = int(o["start-workers"])  # type: ignore[arg-type]
+        self.reserve_workers = int(o["reserve-workers"])  # type: ignore[arg-type]
+        self.all_workers = self.start_workers + self.reserve_workers
+        self.offerings_to_end = int(o["offerings-to-end"])  # type: ignore[arg-type]
+        self.market_size = int(o["market-size"])  # type: ignore[arg-type]
+        self.offerings_size = int(o["offerings-size"])  # type: ignore[arg-type]
+        self.night_draws = (DRAW_MARKET,) * self.market_size + (DRAW_OFFERING,) * self.offerings_size
+        if self.offerings_to_end > len(c.offerings):
+            raise ConfigError(
+                f"offerings-to-end={self.offerings_to_end}: there are only {len(c.offerings)} offering cards"
+            )
         self.tiles = c.tiles
         self.tile_index = {t.key: i for i, t in enumerate(c.tiles)}
         # spaces: basics 0..NB-1, camps NB..NB+7, then Pituk, start, grow
@@ -293,7 +308,7 @@ class NakumGame(Game):
         self.grow_bit = 1 << self.grow_space
         # the next players after p, clockwise
         self.after = [tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)]
-        self.setup_draws = [DRAW_OFFERING] * OFFERINGS_SIZE + [DRAW_MARKET] * MARKET_SIZE
+        self.setup_draws = [DRAW_OFFERING] * self.offerings_size + [DRAW_MARKET] * self.market_size
         self.setup_draws += [DRAW_DEAL + p for _ in range(HAND_SIZE) for p in range(n)]
         self.free_camps = sum(1 << t for t, free in enumerate(self.camp_free_options) if free)
         self.explore_ids = [[self.A_EXPLORE + pos for pos in range(NUM_TILES) if m >> pos & 1] for m in range(256)]
@@ -368,11 +383,11 @@ class NakumGame(Game):
     @property
     def max_game_length(self) -> int:
         n = self.num_players
-        workers = START_WORKERS + RESERVE_WORKERS
-        setup = OFFERINGS_SIZE + MARKET_SIZE + HAND_SIZE * n + n + 2 * 2
+        workers = self.all_workers
+        setup = self.offerings_size + self.market_size + HAND_SIZE * n + n + 2 * 2
         placements = workers * n
-        per_round = placements * PLACEMENT_STEPS + n * (placements + 1) + MARKET_SIZE + OFFERINGS_SIZE
-        pituk = len(FAVOURS) * (MARKET_SIZE + OFFERINGS_SIZE)
+        per_round = placements * PLACEMENT_STEPS + n * (placements + 1) + self.market_size + self.offerings_size
+        pituk = len(FAVOURS) * (self.market_size + self.offerings_size)
         return setup + self.max_rounds * per_round + NUM_TILES + pituk
 
     def new_initial_state(self) -> NakumState:
@@ -490,9 +505,9 @@ class NakumState(State):
         self.box = list(range(len(c.heritage)))  # undealt heritage cards
         self.res = [0] * (3 * n)  # maize, skins, masks per player
         self.tokens = [0] * n  # point tokens
-        self.workers = [START_WORKERS] * n  # workers of the clan (not in the reserve)
-        self.hand = [START_WORKERS] * n  # workers not yet placed this Day
-        self.reserve = [RESERVE_WORKERS] * n
+        self.workers = [game.start_workers] * n  # workers of the clan (not in the reserve)
+        self.hand = [game.start_workers] * n  # workers not yet placed this Day
+        self.reserve = [game.reserve_workers] * n
         self.sacrificed = [0] * n  # sacrificed this Day; to the reserve at Night
         self.bought: list[list[int]] = [[] for _ in range(n)]
         self.played: list[list[int]] = [[] for _ in range(n)]
@@ -635,10 +650,10 @@ class NakumState(State):
         while draws:
             head = draws[0]
             if head == DRAW_MARKET:
-                if len(self._market) < MARKET_SIZE and self.market_deck:
+                if len(self._market) < self.game.market_size and self.market_deck:
                     return
             elif head == DRAW_OFFERING:
-                if len(self._offers) < OFFERINGS_SIZE and self.offer_deck:
+                if len(self._offers) < self.game.offerings_size and self.offer_deck:
                     return
             else:
                 return
@@ -913,7 +928,7 @@ class NakumState(State):
             if self.first_offer[player] < 0:
                 self.first_offer[player] = self.offer_count
             self.offer_count += 1
-            if len(self.made[player]) >= 2:
+            if len(self.made[player]) >= g.offerings_to_end:
                 self.end_triggered = True
             self._end_turn(player)
         elif phase == PLAY:
@@ -929,12 +944,12 @@ class NakumState(State):
                 self.market_deck = sorted(self.market_deck + self._market)
                 self._market = []
                 self._market_cards = 0
-                self.draws += [DRAW_MARKET] * MARKET_SIZE
+                self.draws += [DRAW_MARKET] * self.game.market_size
             else:
                 self.offer_discard += self._offers
                 self._offers = []
                 self._offer_cards = 0
-                self.draws += [DRAW_OFFERING] * OFFERINGS_SIZE
+                self.draws += [DRAW_OFFERING] * self.game.offerings_size
             self._end_turn(player)
             self._normalize()
         elif phase == FREE:
@@ -980,7 +995,7 @@ class NakumState(State):
             market = self._market
             market.append(a)
             self._market_cards |= 1 << a
-            if draws and draws[0] == DRAW_MARKET and len(market) < MARKET_SIZE and self.market_deck:
+            if draws and draws[0] == DRAW_MARKET and len(market) < self.game.market_size and self.market_deck:
                 return
         elif head < NUM_TILES:
             self._layout[head] = a
@@ -1120,13 +1135,13 @@ class NakumState(State):
         self.phase = DAWN
         self.to_move = self.start
         if draws:
-            draws += NIGHT_DRAWS
+            draws += self.game.night_draws
             self._normalize()
         # nothing to reveal: the refills that have nothing to do are dropped here, as _normalize would
-        elif len(self._market) < MARKET_SIZE and self.market_deck:
-            draws += NIGHT_DRAWS
-        elif len(self._offers) < OFFERINGS_SIZE and self.offer_deck:
-            draws += NIGHT_DRAWS[MARKET_SIZE:]
+        elif len(self._market) < self.game.market_size and self.market_deck:
+            draws += self.game.night_draws
+        elif len(self._offers) < self.game.offerings_size and self.offer_deck:
+            draws += self.game.night_draws[self.game.market_size :]
         else:
             self._start_day()
 
@@ -1636,10 +1651,10 @@ class NakumState(State):
         self.box = ints("box", None, 0, nh - 1)
         self.res = ints("res", 3 * n, 0, 99)
         self.tokens = ints("tokens", n, 0, 10**4)
-        self.workers = ints("workers", n, 0, START_WORKERS + RESERVE_WORKERS)
-        self.hand = ints("hand", n, 0, START_WORKERS + RESERVE_WORKERS)
-        self.reserve = ints("reserve", n, 0, START_WORKERS + RESERVE_WORKERS)
-        self.sacrificed = ints("sacrificed", n, 0, START_WORKERS + RESERVE_WORKERS)
+        self.workers = ints("workers", n, 0, g.all_workers)
+        self.hand = ints("hand", n, 0, g.all_workers)
+        self.reserve = ints("reserve", n, 0, g.all_workers)
+        self.sacrificed = ints("sacrificed", n, 0, g.all_workers)
         self.bought = lists("bought", nm)
         self.played = lists("played", nh)
         self.made = lists("made", no)
@@ -1671,12 +1686,12 @@ class NakumState(State):
         for p in range(n):
             self.hands[p].sort()
             total = self.workers[p] + self.reserve[p] + self.sacrificed[p]
-            if total != START_WORKERS + RESERVE_WORKERS or self.hand[p] > self.workers[p]:
+            if total != g.all_workers or self.hand[p] > self.workers[p]:
                 raise RecordError(f"saved Nakum state has an impossible number of workers for player {p + 1}")
             for i, lim in enumerate(g.limits):
                 if self.res[3 * p + i] > lim:
                     raise RecordError(f"saved Nakum state stores more than the family card allows for player {p + 1}")
-        if len(self._market) > MARKET_SIZE or len(self._offers) > OFFERINGS_SIZE:
+        if len(self._market) > self.game.market_size or len(self._offers) > self.game.offerings_size:
             raise RecordError("saved Nakum state has too many face-up cards")
         if self.phase == CAMP and self.ctx < 0:
             raise RecordError("saved Nakum state is using a camp of no tile")
