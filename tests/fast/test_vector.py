@@ -31,6 +31,10 @@ CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
     ("kuhnah", 4, {"open-jade": True}, 4, 300, None),
     ("kuhnah", 6, {"jade-wild": True}, 2, 200, None),
     ("kuhnah", 3, {}, 6, 250, 1),
+    ("pyramix", 2, {}, 6, 400, None),
+    ("pyramix", 3, {}, 4, 300, None),
+    ("pyramix", 4, {}, 4, 300, None),
+    ("pyramix", 2, {}, 6, 200, 0),
 ]
 
 

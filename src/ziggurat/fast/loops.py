@@ -86,15 +86,15 @@ def below_at(rng: np.ndarray, i: int, n: int) -> int:
 
 
 @jit_inline
-def note(core: tuple[Any, ...], i: int, actor: int, choices: np.ndarray, count: int, j: int) -> None:
-    """Record in game ``i``'s log that ``actor`` chose ``choices[j]`` from ``choices[:count]``."""
+def note(core: tuple[Any, ...], i: int, actor: int, choice: int, choices: np.ndarray, count: int) -> None:
+    """Record in game ``i``'s log that ``actor`` chose ``choice`` from ``choices[:count]``."""
     k = core[LOG_N][i]
     start = core[LOG_OFF][i, k]
     if k + 1 >= core[LOG_OFF].shape[1] or start + count > core[LOG_SET].shape[1]:
         core[TRACING][1] = True  # the log is full: the caller finds out, nothing is written past it
         return
     core[LOG_ACTOR][i, k] = actor
-    core[LOG_OUT][i, k] = choices[j]
+    core[LOG_OUT][i, k] = choice
     for t in range(count):
         core[LOG_SET][i, start + t] = choices[t]
     core[LOG_OFF][i, k + 1] = start + count
@@ -107,8 +107,20 @@ def draw(core: tuple[Any, ...], i: int, choices: np.ndarray, count: int) -> int:
     j = below_at(core[RNG], i, count)
     core[STEPS][i] += 1
     if core[TRACING][0]:
-        note(core, i, -1, choices, count, j)
+        note(core, i, -1, choices[j], choices, count)
     return j
+
+
+@jit_inline
+def drawn(core: tuple[Any, ...], i: int, outcome: int, choices: np.ndarray, count: int) -> None:
+    """Count a chance outcome the game drew itself (not uniformly: by weight) from ``choices[:count]``.
+
+    The game draws with :func:`below_at` on ``core[RNG]``; ``choices`` are only
+    read when a trace is being taken.
+    """
+    core[STEPS][i] += 1
+    if core[TRACING][0]:
+        note(core, i, -1, outcome, choices, count)
 
 
 @jit_inline
@@ -260,7 +272,7 @@ def _opponents(step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, seat
     while actor[i] != TERMINAL and actor[i] != seat:
         j = below_at(core[ORNG], i, core[NLEGAL][i])
         if core[TRACING][0]:
-            note(core, i, actor[i], core[LEGAL][i], core[NLEGAL][i], j)
+            note(core, i, actor[i], core[LEGAL][i, j], core[LEGAL][i], core[NLEGAL][i])
         core[DECISIONS][i] += 1
         core[STEPS][i] += 1
         step(cfg, core, gs, i, j, core[LEGAL][i, j])
