@@ -35,6 +35,11 @@ CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
     ("pyramix", 3, {}, 4, 300, None),
     ("pyramix", 4, {}, 4, 300, None),
     ("pyramix", 2, {}, 6, 200, 0),
+    ("lucent", 2, {}, 6, 300, None),
+    ("lucent", 3, {"wildcards": True, "geomancers": True, "points": True}, 6, 300, None),
+    ("lucent", 4, {"geomancer-focus": True}, 4, 300, None),
+    ("lucent", 5, {"wildcards": True}, 4, 300, None),
+    ("lucent", 4, {"points": True, "geomancers": True}, 6, 200, 2),
 ]
 
 
