@@ -8,8 +8,10 @@ actions drawn by ``sample_actions`` in NumPy) and of ``ZigguratVectorEnv`` (one
 learning seat, the kernel's random players on the other seats: one step = one
 decision of the seat, the opponents' moves inside), next to the Gymnasium
 adapter ``ZigguratEnv`` (random opponents, masked random actions, one game) and
-the ratios. Compile time is excluded (numba's disk cache, one warm-up step).
-Figures only: nothing here passes or fails on time. Needs the fast and rl extras.
+the ratios. Rates are per second of this process's CPU time (one core: on a
+shared machine wall time counts other programs' turns too). Compile time is
+excluded (numba's disk cache, one warm-up step). Figures only: nothing here
+passes or fails on time. Needs the fast and rl extras.
 
     nice python benchmarks/vector.py [--envs 256] [--seconds 2] [--only kuhnah]
 """
@@ -30,12 +32,12 @@ def vector_rate(game_id: str, players: int, envs: int, seconds: float, seat: int
     env = VectorGame(game_id, envs, seed=1, players=players, seat=seat, copy=False)
     env.step(env.sample_actions())  # compile (or load from the cache) first
     steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for _ in range(20):
             out = env.step(env.sample_actions())
         steps += 20 * envs
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             assert out.obs.shape == (envs, env.obs_size) and out.mask.any(axis=1).all()
             return steps / elapsed
@@ -49,14 +51,14 @@ def gymnasium_rate(game_id: str, players: int, seconds: float) -> float:
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
     steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         _, _, done, _, info = env.step(action)
         steps += 1
         if done:
             _, info = env.reset()
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return steps / elapsed
 
@@ -64,7 +66,7 @@ def gymnasium_rate(game_id: str, players: int, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--envs", type=int, default=256, help="games stepped side by side")
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU time per measurement")
     parser.add_argument("--only", help="one game id")
     args = parser.parse_args()
     print(f"{'game':<10} {'n':>2} {'VectorGame/s':>13} {'seat env/s':>11} {'Gymnasium/s':>12} {'x':>6} {'seat x':>7}")
