@@ -162,6 +162,10 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         env.step(good.astype(np.float64))
     with pytest.raises(ZigguratError, match="game 0"):
         env.step(np.full(8, -1))
+    wrapped = good.astype(np.int64)
+    wrapped[5] += 1 << 32  # the same id once cut to 32 bits: still not an action id
+    with pytest.raises(ZigguratError, match=r"game 5: action \d+ is not an action id"):
+        env.step(wrapped)
     a, b = env.step(good), twin.step(good)
     assert np.array_equal(a.obs, b.obs) and np.array_equal(a.mask, b.mask) and np.array_equal(a.player, b.player)
 
@@ -175,6 +179,10 @@ def test_bad_setups_are_refused() -> None:
         VectorGame("kuhnah", 2).reset(seed=-1)
     with pytest.raises(ZigguratError, match="record_chance"):
         VectorGame("kuhnah", 2).chance_log(0)
+    for game_id in ("kukulkan", "nakum"):  # kernels that play whole games only, so far
+        if game_id not in vector_games():
+            with pytest.raises(ZigguratError, match="can't be stepped yet"):
+                VectorGame(game_id, 2)
 
 
 def test_copies_unless_asked_not_to() -> None:

@@ -164,6 +164,12 @@ class VectorGame:
             raise ZigguratError(f"actions must have shape ({self.num_envs},), one per game, not {a.shape}")
         if a.dtype.kind not in "iu":
             raise ZigguratError(f"actions must be whole numbers (an integer array), not {a.dtype}")
+        outside = np.flatnonzero((a < 0) | (a >= self.num_actions))
+        if outside.size:
+            bad = int(outside[0])
+            raise ZigguratError(
+                f"game {bad}: action {a[bad]} is not an action id (0..{self.num_actions - 1}); nothing was applied"
+            )
         a = np.ascontiguousarray(a, np.int32) if a.dtype != np.int32 else np.ascontiguousarray(a)
         L = self._loops
         bad = int(L.check(self._core, a, self._choice))
