@@ -99,7 +99,7 @@ class StepKernel:
     dims: Callable[[Any], tuple[int, ...]]
     new: Callable[[Any, int], tuple[Any, ...]]
     vreset: Callable[..., None]
-    vstep: Callable[..., None]
+    vstep: Callable[..., int]
 
 
 @dataclass(frozen=True)

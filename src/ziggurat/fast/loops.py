@@ -321,7 +321,7 @@ def vreset(
         _emit(encode, cfg, core, gs, i, obs, mask)
 
 
-@jit
+@jit_inline
 def check(core: tuple[Any, ...], actions: np.ndarray, choice: np.ndarray) -> int:
     """The index of every action in its game's legal list (into ``choice``); the first illegal game, or -1."""
     for i in range(actions.shape[0]):
@@ -336,6 +336,13 @@ def check(core: tuple[Any, ...], actions: np.ndarray, choice: np.ndarray) -> int
     return -1
 
 
+@jit
+def sample(core: tuple[Any, ...], rng: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal action per game into ``out``, from the stream ``rng`` (a uint64[1] array)."""
+    for i in range(out.shape[0]):
+        out[i] = core[LEGAL][i, below_at(rng, 0, core[NLEGAL][i])]
+
+
 @jit_inline
 def vstep(
     reset: Any,
@@ -347,14 +354,21 @@ def vstep(
     base: np.uint64,
     seat: int,
     out: tuple[np.ndarray, ...],
-) -> None:
-    """One step of every game (actions already checked by :func:`check`); finished games start again.
+) -> int:
+    """One step of every game; finished games start again. The first game whose action is illegal, or -1.
 
-    With ``seat >= 0`` only that seat is stepped by the caller and random
-    opponents play the other seats inside; ``final_obs[i, s]`` is then seat
-    ``seat``'s last observation (``s = 0``), else every seat's.
+    Every action is checked before any game moves: with one illegal, nothing
+    changes. With ``seat >= 0`` only that seat is stepped by the caller and
+    random opponents play the other seats inside; ``final_obs[i, s]`` is then
+    seat ``seat``'s last observation (``s = 0``), else every seat's. The chance
+    log (when tracing) starts afresh.
     """
     actions, choice, obs, mask, rewards, terminated, final_obs, final_returns = out
+    bad = check(core, actions, choice)
+    if bad >= 0:
+        return bad
+    if core[TRACING][0]:
+        core[LOG_N][:] = 0
     players = rewards.shape[1]
     for i in range(actions.shape[0]):
         core[DECISIONS][i] += 1
@@ -376,3 +390,4 @@ def vstep(
             terminated[i] = False
             rewards[i, :] = 0.0
         _emit(encode, cfg, core, gs, i, obs, mask)
+    return -1

@@ -132,6 +132,15 @@ class VectorGame:
         self._terminated = np.zeros(n, np.bool_)
         self._final_obs = np.zeros((n, k, size), np.float32)
         self._final_returns = np.zeros((n, nplayers), np.float64)
+        self._outputs = (
+            self._choice,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._final_obs,
+            self._final_returns,
+        )
         self.reset(seed)
 
     # ------------------------------------------------------------------ API
@@ -144,7 +153,7 @@ class VectorGame:
             if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
                 raise ZigguratError(f"a seed is a whole number from 0, not {seed!r}")
             self._seed = int(seed)
-            self._sample = np.random.default_rng(np.random.SeedSequence([self._seed % (1 << 64), 0x5A1]))
+            self._sampler = np.array([self._loops.mix64_seed(np.uint64((self._seed + 0x5A1) % (1 << 64)))], np.uint64)
         self._base = np.uint64(self._loops.mix64_seed(np.uint64(self._seed % (1 << 64))))
         self._core[self._loops.LOG_N][:] = 0
         self._stepper.vreset(self._config, self._core, self._gs, self._base, self._seat(), self._obs, self._mask)
@@ -164,33 +173,28 @@ class VectorGame:
             raise ZigguratError(f"actions must have shape ({self.num_envs},), one per game, not {a.shape}")
         if a.dtype.kind not in "iu":
             raise ZigguratError(f"actions must be whole numbers (an integer array), not {a.dtype}")
-        outside = np.flatnonzero((a < 0) | (a >= self.num_actions))
-        if outside.size:
-            bad = int(outside[0])
+        if a.min() < 0 or a.max() >= self.num_actions:
+            bad = int(np.flatnonzero((a < 0) | (a >= self.num_actions))[0])
             raise ZigguratError(
                 f"game {bad}: action {a[bad]} is not an action id (0..{self.num_actions - 1}); nothing was applied"
             )
         a = np.ascontiguousarray(a, np.int32) if a.dtype != np.int32 else np.ascontiguousarray(a)
         L = self._loops
-        bad = int(L.check(self._core, a, self._choice))
+        arrays = (a, *self._outputs)
+        bad = int(self._stepper.vstep(self._config, self._core, self._gs, self._base, self._seat(), arrays))
         if bad >= 0:
             legal = sorted(int(x) for x in np.flatnonzero(self._mask[bad]))
             raise ZigguratError(
                 f"game {bad}: action {int(actions[bad])} is not legal for player {int(self._core[L.ACTOR][bad])} "
                 f"(legal: {legal}); nothing was applied"
             )
-        self._core[L.LOG_N][:] = 0
-        arrays = (a, self._choice, self._obs, self._mask, self._rewards, self._terminated, self._final_obs)
-        self._stepper.vstep(
-            self._config, self._core, self._gs, self._base, self._seat(), (*arrays, self._final_returns)
-        )
         return self._result()
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per game (seeded from the environment's seed)."""
-        L = self._loops
-        picks = (self._sample.random(self.num_envs) * self._core[L.NLEGAL]).astype(np.int64)
-        return self._core[L.LEGAL][np.arange(self.num_envs), picks].astype(np.int64)
+        out = np.empty(self.num_envs, np.int64)
+        self._loops.sample(self._core, self._sampler, out)
+        return out
 
     def chance_log(self, i: int) -> list[tuple[int, int, list[int]]]:
         """What happened inside game ``i`` since the last step or reset, in order: ``(actor, choice, choices)``.

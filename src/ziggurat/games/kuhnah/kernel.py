@@ -467,8 +467,8 @@ def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: n
 
 
 @jit
-def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> None:
-    loops.vstep(_reset, _step, _encode, conf, core, gs, base, seat, out)
+def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
+    return loops.vstep(_reset, _step, _encode, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
