@@ -194,7 +194,9 @@ def test_copies_unless_asked_not_to() -> None:
     shared = VectorGame("kuhnah", 4, seed=1, copy=False)
     one = shared.step(shared.sample_actions())
     two = shared.step(shared.sample_actions())
-    assert one.obs is two.obs
+    assert np.shares_memory(one.obs, two.obs) and np.array_equal(one.obs, two.obs)
+    with pytest.raises(ValueError, match="read-only"):
+        one.obs[0, 0] = 1.0  # the environment's own rows: writing them would corrupt the next observations
 
 
 def test_learning_seat_always_acts() -> None:

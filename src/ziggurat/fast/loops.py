@@ -13,8 +13,12 @@ arrays (game ``i`` is row ``i`` of every array):
 * ``step(cfg, core, gs, i, j, action)``: apply ``action`` (entry ``j`` of the
   legal list: it is legal) for the player to decide, then play chance up to the
   next decision or the end;
-* ``encode(cfg, core, gs, i, seat, out)``: write the seat's observation into the
-  float32 row ``out`` (every entry: the game's adapter encoding of ``view(seat)``).
+* ``encode(cfg, core, gs, i, seat, out, again)``: write the seat's observation
+  into the float32 row ``out`` (every entry: the game's adapter encoding of
+  ``view(seat)``). ``again`` says that ``out`` is game ``i``'s observation row,
+  which holds the last observation written there and nothing else, so a game
+  may clear only what it wrote (K'uh Nah's large, sparse pyramids); otherwise
+  ``out`` holds anything.
 
 ``core`` is this driver's tuple of arrays (indices below): the per-game RNG,
 who decides (``TERMINAL`` once the game is over), the legal action ids, the
@@ -295,7 +299,7 @@ def _begin(reset: Any, step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: i
 @jit_inline
 def _emit(encode: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, obs: np.ndarray, mask: np.ndarray) -> None:
     actor = core[ACTOR][i]
-    encode(cfg, core, gs, i, actor, obs[i])
+    encode(cfg, core, gs, i, actor, obs[i], True)
     mask[i, :] = False
     for t in range(core[NLEGAL][i]):
         mask[i, core[LEGAL][i, t]] = True
@@ -381,10 +385,10 @@ def vstep(
             _returns(core[RANKS][i], rewards[i])
             final_returns[i, :] = rewards[i]
             if seat >= 0:
-                encode(cfg, core, gs, i, seat, final_obs[i, 0])
+                encode(cfg, core, gs, i, seat, final_obs[i, 0], False)
             else:
                 for s in range(players):
-                    encode(cfg, core, gs, i, s, final_obs[i, s])
+                    encode(cfg, core, gs, i, s, final_obs[i, s], False)
             _begin(reset, step, cfg, core, gs, i, base, seat)
         else:
             terminated[i] = False

@@ -69,6 +69,13 @@ def _stepper_of(loader: Any) -> StepKernel | None:
     return None if kernel is None else kernel.stepper
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A view of ``a`` that can't be written (the environment's own arrays, handed out with ``copy=False``)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 class VectorGame:
     """``n`` games of one setup, stepped together in compiled code (see the module docstring).
 
@@ -77,8 +84,8 @@ class VectorGame:
     uniformly random players (on their own random stream) play the others; then
     every step is that seat's decision. ``seed`` makes a run repeat exactly:
     episode ``k`` of game ``i`` is dealt from ``(seed, i, k)`` alone.
-    ``copy=False`` returns the environment's own arrays, overwritten by the next
-    step (faster); by default each step returns fresh arrays.
+    ``copy=False`` returns read-only views of the environment's own arrays,
+    overwritten by the next step (faster); by default each step returns fresh arrays.
     ``record_chance=True`` keeps every step's chance outcomes for
     :meth:`chance_log` (to replay the games in the engine; a little slower).
     """
@@ -222,7 +229,7 @@ class VectorGame:
         return -1 if self.seat is None else self.seat
 
     def _result(self) -> VectorStep:
-        c = np.copy if self.copy else (lambda x: x)
+        c = np.copy if self.copy else _read_only
         return VectorStep(
             player=c(self._core[self._loops.ACTOR]),
             obs=c(self._obs),

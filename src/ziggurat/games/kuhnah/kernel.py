@@ -97,7 +97,7 @@ def prepare(game: Game) -> Config:
 _DECK_N, _PHASE, _SLOT = range(3)
 _TURN, _PLACE = 0, 1
 # the arrays of the batch (gs)
-_GRID, _INTS, _OWN, _OPENS, _DECK, _WILD_HALF, _LEGAL_K, _SC, _SEATS, _KEYS = range(10)
+_GRID, _INTS, _OWN, _OPENS, _DECK, _WILD_HALF, _LEGAL_K, _SC, _SEATS, _KEYS, _DIRTY = range(11)
 
 
 @jit
@@ -126,7 +126,8 @@ def _new(conf: Config, count: int) -> tuple[Any, ...]:
     sc = np.zeros((count, 3), np.int32)
     seats = np.arange(p).astype(np.int32)
     keys = np.zeros((count, p), np.float64)
-    return grid, ints, own, opens, deck, wild_half, legal_k, sc, seats, keys
+    dirty = np.zeros((count, n + 1), np.int32)  # the pyramid cells written in a game's observation row, and how many
+    return grid, ints, own, opens, deck, wild_half, legal_k, sc, seats, keys, dirty
 
 
 @jit_inline
@@ -383,8 +384,12 @@ def _card(conf: Config, gs: Any, i: int, card: int, jade: int, out: np.ndarray, 
 
 
 @jit_leaf
-def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray) -> None:
-    """:func:`ziggurat.games.kuhnah.encode.tensor` of ``view(seat)`` (at a decision or at the end)."""
+def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray, again: bool) -> None:
+    """:func:`ziggurat.games.kuhnah.encode.tensor` of ``view(seat)`` (at a decision or at the end).
+
+    Most of the row is the pyramids' cells, mostly empty: in the game's own
+    observation row (``again``) only the cells written last time are cleared.
+    """
     cfg, value, lsym, rsym, offsets = conf
     grid = gs[_GRID][i]
     ints = gs[_INTS][i]
@@ -396,7 +401,22 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
     top = float(cfg[_TOP])
     cards = float(cfg[_CARDS])
     jade_scale = float(START_JADE * n)
-    out[:] = 0.0
+    features = 2 + 2 * (s + 1) + 1
+    head = 3 + 3 * n + 2 + 3 * features
+    dirty = gs[_DIRTY][i]
+    nd = dirty.shape[0] - 1
+    if again:
+        for t in range(head):
+            out[t] = 0.0
+        for t in range(dirty[nd]):
+            e = dirty[t]
+            out[e] = 0.0
+            out[e + 1] = 0.0
+            out[e + 2] = 0.0
+            out[e + 3] = 0.0
+    else:
+        out[:] = 0.0
+    written = 0
     actor = core[ACTOR][i]
     over = actor == TERMINAL
     placing = not over and sc[_PHASE] == _PLACE
@@ -420,7 +440,6 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
         else:
             out[k + 1] = 1.0
         k += 2
-    features = 2 + 2 * (s + 1) + 1
     for slot in range(2):
         c = ints[6, slot]
         if c >= 0 and not (placing and slot == sc[_SLOT]):
@@ -449,6 +468,11 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
             out[e + 1] = value[card] / top
             out[e + 2] = (left + 1) / sym_scale
             out[e + 3] = (right + 1) / sym_scale
+            if again:
+                dirty[written] = e
+                written += 1
+    if again:
+        dirty[nd] = written
 
 
 @jit

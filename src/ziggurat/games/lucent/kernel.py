@@ -335,7 +335,7 @@ def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None
 
 
 @jit_leaf
-def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray) -> None:
+def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray, again: bool) -> None:
     """:func:`ziggurat.games.lucent.encode.tensor` of ``view(seat)`` (at a decision or at the end)."""
     cfg, allow, supports = conf[0], conf[4], conf[5]
     n = cfg[_P]

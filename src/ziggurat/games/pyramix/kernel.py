@@ -276,7 +276,7 @@ def _score(conf: Config, core: Any, gs: Any, i: int) -> None:
 
 
 @jit_leaf
-def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray) -> None:
+def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray, again: bool) -> None:
     """:func:`ziggurat.games.pyramix.encode.tensor` of the view (the same for every seat)."""
     cfg, counts = conf[0], conf[1]
     nkinds = cfg[_KINDS]
