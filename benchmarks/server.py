@@ -150,8 +150,10 @@ class Bench:
         think: float,
         bot_tables: int = 0,
         bot: str = "ismcts:1",
+        pids: list[int] | None = None,
     ):
         self.ports = ports
+        self.pids = pids or []
         self.bot_tables = bot_tables
         self.bot = bot
         self.bot_games = 0
@@ -227,12 +229,13 @@ class Bench:
         await asyncio.sleep(1.0)  # warm up, then measure
         for client in self.clients:
             await client.post("/api/metrics/reset")
-        start_moves, start = self.moves, time.perf_counter()
+        start_moves, start, start_cpu = self.moves, time.perf_counter(), cpu_seconds(self.pids)
         self.rtts.clear()
         self.everyone.clear()
         await asyncio.sleep(self.seconds)
         elapsed = time.perf_counter() - start
         moves = self.moves - start_moves
+        used = cpu_seconds(self.pids) - start_cpu
         metrics = [(await c.get("/api/metrics")).json() for c in self.clients]
         self.stopping = True
         await asyncio.sleep(0.5)
@@ -245,6 +248,7 @@ class Bench:
         everyone = sorted(self.everyone)
         return {
             "moves_per_s": moves / elapsed,
+            "cpu_ms_per_move": 1000 * used / moves if moves else float("nan"),
             "server_p50_ms": max(m["latency_ms"]["p50"] for m in metrics),
             "server_p99_ms": max(m["latency_ms"]["p99"] for m in metrics),
             "rtt_p50_ms": percentile(rtts, 0.5),
@@ -257,6 +261,18 @@ class Bench:
             "groups": sum(m["log_groups"] for m in metrics),
             "bot_games": self.bot_games,
         }
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) the server processes have used so far, in seconds (Linux /proc)."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -293,6 +309,13 @@ def main() -> None:
     )
     parser.add_argument("--bot-tables", type=int, default=0, help="tables of bots only played meanwhile")
     parser.add_argument("--bot", default="ismcts:1", help="the bot at every seat of those tables")
+    parser.add_argument(
+        "--compression",
+        nargs="+",
+        default=["on"],
+        choices=["on", "off"],
+        help="WebSocket compression (permessage-deflate) on the server (the sockets ask for it, as browsers do)",
+    )
     args = parser.parse_args()
     try:
         import uvloop
@@ -302,18 +325,19 @@ def main() -> None:
         pass
     print(f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator)")
     print(
-        f"{'database':<11} {'bus':<6} {'procs':>5} {'think':>5} {'moves/s':>8} {'server p50':>10} {'p99 (ms)':>9}"
-        f" {'rtt p50':>8} {'p99 (ms)':>9} {'all p50':>8} {'p99 (ms)':>9} games"
+        f"{'database':<11} {'bus':<6} {'procs':>5} {'zip':>3} {'think':>5} {'moves/s':>8} {'cpu ms/mv':>9}"
+        f" {'server p50':>10} {'p99 (ms)':>9} {'rtt p50':>8} {'p99 (ms)':>9} {'all p50':>8} {'p99 (ms)':>9} games"
     )
     runs = [
-        (k, b, n, t)
+        (k, b, n, z, t)
         for k in args.db
         for b in (args.bus if k == "postgresql" else ["-"])
         for n in args.processes
+        for z in args.compression
         for t in args.think
         if n == 1 or k == "postgresql"
     ]
-    for kind, bus, processes, think in runs:
+    for kind, bus, processes, zipped, think in runs:
         pg = None
         redis = TempRedis().start() if bus == "redis" else None
         folder = tempfile.mkdtemp(prefix="ziggurat-bench-")
@@ -326,6 +350,8 @@ def main() -> None:
         lifted = [f"{name}=1000000" for name in ("tables_per_hour", "open_tables", "search_bots")]
         lifted += [f"{name}=1000000" for name in ("sockets_per_address", "connections_per_address")]
         extra = [arg for item in lifted for arg in ("--limit", item)]
+        if zipped == "off":
+            extra.append("--no-ws-compression")
         servers = [
             LiveServer(url, bus=redis.url if redis else None, bot_workers=1 if args.bot_tables else 0, extra=extra)
             for _ in range(processes)
@@ -341,6 +367,7 @@ def main() -> None:
                 think,
                 args.bot_tables,
                 args.bot,
+                [s.proc.pid for s in servers if s.proc is not None],
             )
             r = asyncio.run(bench.run())
         finally:
@@ -351,7 +378,8 @@ def main() -> None:
             if redis is not None:
                 redis.stop()
         print(
-            f"{kind:<11} {bus:<6} {processes:>5} {think:>5} {r['moves_per_s']:>8.0f} {r['server_p50_ms']:>10.2f}"
+            f"{kind:<11} {bus:<6} {processes:>5} {zipped:>3} {think:>5} {r['moves_per_s']:>8.0f}"
+            f" {r['cpu_ms_per_move']:>9.3f} {r['server_p50_ms']:>10.2f}"
             f" {r['server_p99_ms']:>9.2f} {r['rtt_p50_ms']:>8.2f} {r['rtt_p99_ms']:>9.2f}"
             f" {r['all_p50_ms']:>8.2f} {r['all_p99_ms']:>9.2f} {r['games']:>5}"
             f"   (errors {r['errors']}, {r['groups']} moves in {r['commits']} commits"

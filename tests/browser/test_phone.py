@@ -66,10 +66,14 @@ def test_the_lobby_on_a_phone(browser: Any, web: ThreadedServer, shots: Path) ->
     page.context.close()
 
 
-@pytest.mark.parametrize("game", game_ids())
-def test_a_table_on_a_phone(browser: Any, web: ThreadedServer, shots: Path, game: str) -> None:
+# every game with two players, and the widest tables (the most players) of the games whose board grows with them
+PHONE_TABLES = [(g, 2) for g in game_ids()] + [("kuhnah", 6), ("kukulkan", 6), ("lucent", 5), ("nakum", 4)]
+
+
+@pytest.mark.parametrize(("game", "players"), PHONE_TABLES, ids=[f"{g}-{n}p" for g, n in PHONE_TABLES])
+def test_a_table_on_a_phone(browser: Any, web: ThreadedServer, shots: Path, game: str, players: int) -> None:
     page = phone_page(browser)
-    create_from_lobby(page, web.url, game, ["me", "random"], name="Ana")
+    create_from_lobby(page, web.url, game, ["me"] + ["random"] * (players - 1), name="Ana")
     table = TablePage(page)
     table.wait_online()
     rng = random.Random(game)
@@ -81,12 +85,12 @@ def test_a_table_on_a_phone(browser: Any, web: ThreadedServer, shots: Path, game
     assert page.evaluate(SIDEWAYS) <= 0, "only the board scrolls sideways, never the page"
     assert page.evaluate(TARGETS) == []
     assert page.evaluate(SMALLEST_TEXT) >= 10.9, "the board is drawn big enough to read"
-    screenshot(page, shots, f"{game}-390-phone-readable")
+    screenshot(page, shots, f"{game}-{players}p-390-phone-readable")
     # the whole board at a glance, by choice (remembered), and back
     page.click("#zg-fit")
     fits = "() => { const w = document.getElementById('zg-board'); return w.scrollWidth <= w.clientWidth + 1; }"
     page.wait_for_function(fits)
-    screenshot(page, shots, f"{game}-390-phone-whole")
+    screenshot(page, shots, f"{game}-{players}p-390-phone-whole")
     page.reload()
     TablePage(page).wait_online()
     page.wait_for_function(fits)

@@ -40,6 +40,12 @@ CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
     ("lucent", 4, {"geomancer-focus": True}, 4, 300, None),
     ("lucent", 5, {"wildcards": True}, 4, 300, None),
     ("lucent", 4, {"points": True, "geomancers": True}, 6, 200, 2),
+    # parameters away from the printed values (the observation scales with some of them)
+    ("kuhnah", 3, {"start-jade": 3, "remove-3": 30}, 6, 300, None),
+    ("kuhnah", 4, {"start-jade": 0, "remove-4": 0}, 4, 300, None),
+    ("pyramix", 3, {"ankhs": 6, "cranes": 5, "eyes": 2, "cobras": 4, "crane-points": 0}, 4, 300, None),
+    ("lucent", 4, {"colours": 7, "gems": 6, "wildcard-count": 3, "wildcards": True}, 4, 300, None),
+    ("lucent", 2, {"colours": 3, "gems": 12, "geomancer-count": 2, "geomancers": True, "points": True}, 6, 300, None),
 ]
 
 

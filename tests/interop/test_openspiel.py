@@ -220,3 +220,10 @@ def test_kukulkans_length_bound_counts_rounds_up_to_its_safeguard() -> None:
                 state.apply_action(legal[rng.integers(len(legal))])
         assert len(state.history()) <= game.max_game_length()
         assert state.zstate.end_reason().code == "round-limit"
+
+
+def test_parameters_load_as_int_params() -> None:
+    game = pyspiel.load_game("python_kuhnah(players=2,start_jade=4,remove_2=25)")
+    assert game.zgame.options["start-jade"] == 4 and game.zgame.removed_count == 25
+    assert zo.load("pyramix", 2, {"ankhs": 7, "cobras": 8}).zgame.options["cobras"] == 8
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

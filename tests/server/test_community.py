@@ -10,6 +10,7 @@ import datetime as dt
 import random
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -370,3 +371,23 @@ def test_the_same_bot_at_two_seats_is_rated_once_by_its_better_seat(client: Test
     with srv.engine.connect() as conn:
         rows = {r.seat: r for r in conn.execute(select(results).where(results.c.table_id == created["id"]))}
     assert len(rows) == 3 and sum(r.counted for r in rows.values()) == 2  # one result row per seat
+
+
+def test_a_table_with_non_printed_parameters_is_never_rated(client: TestClient) -> None:
+    sign_up(client, "Cai")
+    body = {"game": "kuhnah", "seats": ["me", "random"], "rated": True, "options": {"start-jade": 5}}
+    r = client.post("/api/tables", json=body, headers=H)
+    assert r.status_code == 400 and "cannot be rated" in r.json()["message"]
+    # unrated it may be played; the ratings never take it even if it were marked rated
+    body["rated"] = False
+    created = client.post("/api/tables", json=body, headers=H)
+    assert created.status_code == 201, created.text
+    srv = client.app.state.server
+    live = srv.service.tables[created.json()["id"]]
+    assert live.game.options["start-jade"] == 5
+    marked = SimpleNamespace(status="over", record=SimpleNamespace(rated=True), game=live.game)
+    assert srv.ratings.rate_table(marked) is False  # type: ignore[arg-type]
+    page = client.get(f"/t/{created.json()['id']}")
+    assert "not the printed rules: parameters changed" in page.text and "start-jade: 5" in page.text
+    games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+    assert all(not o.get("param") and o["name"] != "start-jade" for o in games["kuhnah"]["options"])

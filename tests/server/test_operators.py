@@ -48,7 +48,7 @@ async def told(sock: Socket, code: str) -> dict[str, Any]:
 
 def test_close_ban_unban_rename_and_export(tmp_path: Path, live_server: type[LiveServer]) -> None:
     db = f"sqlite:///{tmp_path / 'z.db'}"
-    server = live_server(db, bot_delay=0.05)
+    server = live_server(db, bot_delay=0.05, extra=["--no-ws-compression"])
     with httpx.Client(base_url=server.url) as ana:
         assert ana.post("/api/accounts", json={"name": "Ana", "password": PASSWORD}).status_code == 201
         mine = ana.post("/api/tables", json={"game": "lucent", "seats": ["me", "random"]}, headers=H).json()
@@ -63,6 +63,7 @@ def test_close_ban_unban_rename_and_export(tmp_path: Path, live_server: type[Liv
     async def run() -> None:
         # closing: everyone at the table is told, and no move is taken any more
         watcher = await Socket(server.ws_url, other["id"]).open()
+        assert "Sec-WebSocket-Extensions" not in watcher.ws.response.headers  # --no-ws-compression
         closed = admin(db, "close", other["id"])
         assert closed.returncode == 0 and "was playing" in closed.stdout
         await told(watcher, "closed")
@@ -117,6 +118,8 @@ def test_metrics_on_a_private_listener_and_json_logs(tmp_path: Path, live_server
 
     async def play() -> None:
         sock = await Socket(server.ws_url, table, token).open()
+        # frames are compressed by default (permessage-deflate), as browsers ask
+        assert "permessage-deflate" in sock.ws.response.headers.get("Sec-WebSocket-Extensions", "")
         for _ in range(3):
             if not (sock.last and sock.last["actions"]):
                 await sock.until(lambda m: m["type"] == "frame" and bool(m["actions"]))

@@ -142,7 +142,7 @@ class LiveServer:
         self.proc = subprocess.Popen(
             cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a busy CI machine imports slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}")
@@ -152,7 +152,8 @@ class LiveServer:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("the server did not start in 30 s")
+        self.kill()  # not left running behind the error
+        raise RuntimeError("the server did not start in 60 s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flushing."""

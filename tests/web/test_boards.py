@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ziggurat.core import Match, game_ids, get_game, make_game
+from ziggurat.core.errors import IllegalActionError
 from ziggurat.core.svg import check_paths
 
 GAMES = [g for g in game_ids() if get_game(g).board is not None]
@@ -106,3 +107,23 @@ def test_nakums_star_counts_every_point_so_far() -> None:
     alone = nakum_board(view, 0, [])
     star = re.search(r'<g class="zg-points"><title>([^<]*)</title>.*?<text[^>]*>([^<]*)</text>', alone.svg)
     assert star is not None and star.group(2) == str(tokens)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_part_that_is_no_move_names_a_move_the_engine_refuses_with_a_reason(game_id: str) -> None:
+    """Every ``data-why`` on a seat's board is the text of one of its moves that is illegal now: the page asks the
+    engine why not, so the text must parse and be refused with the rulebook's reason (never a legal move, never
+    a text the game cannot read). Every game offers such parts: a player can ask about the board, not only a list."""
+    entry = get_game(game_id)
+    spec = get_game(game_id).game_class.spec
+    asked = 0
+    for seed in (1, 2):
+        for state in positions(game_id, spec.min_players, seed, every=3):
+            for seat in state.players_to_move():
+                board = entry.board(state.view(seat), seat, state.legal_action_texts(seat))
+                for text in re.findall(r'data-why="([^"]*)"', board.svg):
+                    with pytest.raises(IllegalActionError) as refused:
+                        state.action_from_text(text, seat)
+                    assert refused.value.message is not None and refused.value.message.text, (game_id, text)
+                    asked += 1
+    assert asked > 0, f"{game_id}: no part of the board ever says why it is no move"

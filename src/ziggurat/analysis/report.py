@@ -287,9 +287,10 @@ def ends_line(shares: dict[str, dict[str, float]]) -> str:
     return ", ".join(f"{code} {100 * r['rate']:.1f}%" for code, r in shares.items())
 
 
-def render_html(title: str, summary: dict[str, Any], plots: Sequence[Path]) -> str:
-    """A self-contained HTML report (PNGs embedded as data URIs)."""
+def render_html(title: str, summary: dict[str, Any], plots: Sequence[Path], sections: Sequence[str] = ()) -> str:
+    """A self-contained HTML report (PNGs embedded as data URIs); ``sections``: more HTML after the heading."""
     parts = [f"<h1>{html.escape(title)}</h1>", f"<p>seed {summary['seed']}, bots: {', '.join(summary['bots'])}</p>"]
+    parts += sections
     setups = summary["setups"]
     if len(setups) > 1:
         body = []
@@ -353,13 +354,25 @@ def render_html(title: str, summary: dict[str, Any], plots: Sequence[Path]) -> s
     )
 
 
-def write_report(result: RunResult, out: Path, title: str, lower_wins: bool = False) -> dict[str, Any]:
-    """Write CSV (+ Parquet), summary.json, plots and report.html into ``out``; return the summary."""
+def write_report(
+    result: RunResult,
+    out: Path,
+    title: str,
+    lower_wins: bool = False,
+    extra: dict[str, Any] | None = None,
+    sections: Sequence[str] = (),
+    more_plots: Sequence[Path] = (),
+) -> dict[str, Any]:
+    """Write CSV (+ Parquet), summary.json, plots and report.html into ``out``; return the summary.
+
+    ``extra`` is added to the summary (the quality measures, a sweep), ``sections`` (HTML) and
+    ``more_plots`` (PNG files already in ``out``) to the report.
+    """
     out.mkdir(parents=True, exist_ok=True)
     write_csv(result.rows, out / "games.csv")
     write_parquet(result.rows, out / "games.parquet")
-    summary = summarise(result, lower_wins)
+    summary = summarise(result, lower_wins) | dict(extra or {})
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    plots = plot_all(result, summary, out, lower_wins)
-    (out / "report.html").write_text(render_html(title, summary, plots))
+    plots = plot_all(result, summary, out, lower_wins) + list(more_plots)
+    (out / "report.html").write_text(render_html(title, summary, plots, sections))
     return summary

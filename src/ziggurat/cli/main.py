@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ziggurat.core import ZigguratError, bot_names, game_ids, get_bot, get_game
 from ziggurat.core.game import Game
+from ziggurat.core.params import parse_assignments
 from ziggurat.core.registry import make_game
 
 if TYPE_CHECKING:
@@ -45,8 +46,12 @@ def build_game(
     variants: list[str] | None,
     options: list[str] | None,
     deck: Path | None = None,
+    params: list[str] | None = None,
 ) -> Game:
-    """Set up a game from command-line words; every mistake is a clear error."""
+    """Set up a game from command-line words; every mistake is a clear error.
+
+    ``params`` are ``--param NAME=VALUE`` words: the game's parameters (:mod:`ziggurat.core.params`).
+    """
     entry = get_game(game_name)
     spec = entry.game_class.spec
     chosen: dict[str, object] = {}
@@ -63,7 +68,14 @@ def build_game(
     if deck is not None:
         deck_opt = spec.option("deck")
         chosen[deck_opt.name] = str(deck)
+    for pname, pvalue in parse_assignments(spec, params or []).items():
+        if pname in chosen:
+            raise ZigguratError(f"{pname!r} is set by both --option and --param")
+        chosen[pname] = pvalue
     return make_game(spec.id, players, chosen)
+
+
+PARAM_HELP = "NAME=VALUE: one of the rulebook's numbers changed (repeatable; ziggurat rules GAME lists them)"
 
 
 @app.command()
@@ -86,7 +98,7 @@ def games() -> None:
             spec.name,
             f"{spec.min_players}-{spec.max_players}",
             ", ".join(spec.variants) or "-",
-            ", ".join(f"{o.name}={o.default}" for o in spec.options if not o.variant) or "-",
+            ", ".join(f"{o.name}={o.default}" for o in spec.options if not o.variant and not o.param) or "-",
             ", ".join(kinds) or "perfect information",
         )
     console.print(table)
@@ -103,11 +115,19 @@ def rules(game: Annotated[str, typer.Argument(help="game id or name, e.g. kuhnah
     spec = entry.game_class.spec
     console.print(Text.assemble((spec.name, "bold"), f" ({spec.id})"), highlight=False)
     console.print(entry.rules, highlight=False, markup=False)
-    if spec.options:
+    if any(not o.param for o in spec.options):
         console.print("Options and variants:", style="bold")
         for o in spec.options:
+            if o.param:
+                continue
             kind = "variant" if o.variant else f"option, default {o.default}"
             console.print(f"  {o.name} ({kind}): {o.help}", highlight=False, markup=False)
+    if spec.params:
+        console.print("Parameters (--param NAME=VALUE; printed value, range):", style="bold")
+        for o in spec.params:
+            console.print(
+                f"  {o.name} = {o.default} ({o.kind} {o.minimum}..{o.maximum}): {o.help}", highlight=False, markup=False
+            )
 
 
 @app.command()
@@ -123,6 +143,7 @@ def play(
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v", help="a rule variant (repeatable)")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE (repeatable)")] = None,
     deck: Annotated[Path | None, typer.Option(help="a card list file of your own (games with a deck option)")] = None,
+    param: Annotated[list[str] | None, typer.Option("--param", help=PARAM_HELP)] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record here (JSON), also if the game stops")] = None,
     resume: Annotated[
         Path | None, typer.Option(help="go on with the unfinished game of this record (from play --save)")
@@ -143,7 +164,8 @@ def play(
             check_output_file(save, "save the record to")
         match = None
         if resume is not None:
-            if game is not None or players is not None or variant or option or deck is not None or seed is not None:
+            given = (game, players, deck, seed)
+            if any(x is not None for x in given) or variant or option or param:
                 raise ZigguratError("--resume takes the game, players, options and seed from the record: give none")
             record, _ = read_save(resume, allow_paths=allow_content_paths)
             match = Match.from_record(record)
@@ -161,7 +183,7 @@ def play(
             if players is None:
                 spec = get_game(game).game_class.spec
                 players = len(_split_seats(seats)) if seats else max(spec.min_players, min(2, spec.max_players))
-            g = build_game(game, players, variant, option, deck)
+            g = build_game(game, players, variant, option, deck, param)
             seat_names = _parse_seats(seats, g.num_players)
             if seed is None:
                 seed = secrets.randbits(63)  # unguessable: the deal must not be found by trying seeds
@@ -305,6 +327,7 @@ def _open_saved(file: Path, allow_content_paths: bool, player: int | None) -> Ga
 # --- analysis commands ---
 from ziggurat.cli import admin as _admin  # noqa: E402,F401
 from ziggurat.cli import analysis as _analysis  # noqa: E402,F401
+from ziggurat.cli import lab as _lab  # noqa: E402,F401
 from ziggurat.cli import ratings as _ratings  # noqa: E402,F401
 from ziggurat.cli import serve as _serve  # noqa: E402,F401
 

@@ -134,8 +134,12 @@ def serve(
         ),
     ] = None,
     ws_compression: Annotated[
-        bool, typer.Option(help="compress WebSocket frames (less data for phones, more work for the server)")
-    ] = False,
+        bool,
+        typer.Option(
+            help="compress WebSocket frames (permessage-deflate: a board 6-37x smaller on the wire for a little"
+            " server work; --no-ws-compression turns it off)"
+        ),
+    ] = True,
     limit: Annotated[
         list[str] | None,
         typer.Option(

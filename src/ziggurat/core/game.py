@@ -125,10 +125,12 @@ class Game(ABC):
         return {"players": self.num_players, "options": changed}
 
     def describe(self) -> str:
-        """Short human text: name, players, non-default options."""
+        """Short human text: name, players, non-default options (and a mark if a parameter is not the printed one)."""
         p = self.params()
         opts = ", ".join(f"{k}={v}" for k, v in p["options"].items())
-        return f"{self.spec.name}, {self.num_players} players" + (f" ({opts})" if opts else "")
+        changed = any(self.options[o.name] != o.default for o in self.spec.options if o.param)
+        mark = " [not the printed rules: parameters changed]" if changed else ""
+        return f"{self.spec.name}, {self.num_players} players" + (f" ({opts})" if opts else "") + mark
 
     def state_from_json(self, data: Mapping[str, Any] | str | bytes) -> State:
         """Rebuild a state written by :meth:`State.to_json` (checked).

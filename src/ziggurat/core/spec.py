@@ -9,19 +9,22 @@ from typing import Any
 from ziggurat.core.errors import OptionError, PlayerCountError
 from ziggurat.core.outcome import EndReason
 
-OptionValue = bool | int | str | None
+OptionValue = bool | int | float | str | None
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+_INF = float("inf")
 
 
 @dataclass(frozen=True)
 class OptionSpec:
     """One option of a game.
 
-    ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` or ``"path"``. A *variant* is a
-    boolean option that changes the rules (``--variant NAME`` on the command line);
-    other options change the setup or what is shown.
+    ``kind`` is ``"bool"``, ``"int"``, ``"float"``, ``"choice"`` or ``"path"``. A
+    *variant* is a boolean option that changes the rules (``--variant NAME`` on the
+    command line); a *parameter* (``param``) is one of the rulebook's numbers made
+    tunable, its default the printed value (``--param NAME=VALUE``; see
+    :mod:`ziggurat.core.params`); other options change the setup or what is shown.
 
     >>> opt = OptionSpec("open-jade", "bool", False, help="show every jade count")
     >>> opt.parse("yes")
@@ -33,9 +36,10 @@ class OptionSpec:
     default: OptionValue
     help: str = ""
     choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
     variant: bool = False
+    param: bool = False
 
     def parse(self, raw: object) -> OptionValue:
         """Check ``raw`` (a Python value or a command-line string) and return the value."""
@@ -55,6 +59,18 @@ class OptionSpec:
                     raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}") from None
             if not isinstance(raw, int):
                 raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+            if (self.minimum is not None and raw < self.minimum) or (self.maximum is not None and raw > self.maximum):
+                raise OptionError(f"option {self.name!r} must be between {self.minimum} and {self.maximum}, not {raw}")
+            return raw
+        if self.kind == "float":
+            if isinstance(raw, str):
+                try:
+                    raw = float(raw.strip())
+                except ValueError:
+                    raise OptionError(f"option {self.name!r} takes a number, not {raw!r}") from None
+            if isinstance(raw, bool) or not isinstance(raw, int | float) or raw != raw or raw in (_INF, -_INF):
+                raise OptionError(f"option {self.name!r} takes a finite number, not {raw!r}")
+            raw = float(raw)
             if (self.minimum is not None and raw < self.minimum) or (self.maximum is not None and raw > self.maximum):
                 raise OptionError(f"option {self.name!r} must be between {self.minimum} and {self.maximum}, not {raw}")
             return raw
@@ -113,6 +129,11 @@ class GameSpec:
     def player_counts(self) -> range:
         """Every allowed number of players."""
         return range(self.min_players, self.max_players + 1)
+
+    @property
+    def params(self) -> tuple[OptionSpec, ...]:
+        """The game's parameters: the rulebook's numbers, each with its printed value as default."""
+        return tuple(o for o in self.options if o.param)
 
     @property
     def variants(self) -> tuple[str, ...]:

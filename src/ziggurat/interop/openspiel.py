@@ -107,11 +107,13 @@ def _choice_from_param(raw: object) -> str:
     return text[1:] if text.startswith("_") and _looks_numeric(text[1:]) else text
 
 
-def _param_default(opt: OptionSpec) -> bool | int | str:
+def _param_default(opt: OptionSpec) -> bool | int | float | str:
     if opt.kind == "bool":
         return bool(opt.default)
     if opt.kind == "int":
         return int(opt.default)  # type: ignore[arg-type]
+    if opt.kind == "float":
+        return float(opt.default)  # type: ignore[arg-type]
     if opt.kind == "choice":
         return choice_param(str(opt.default))
     return "" if opt.default is None else str(opt.default)

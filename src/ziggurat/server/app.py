@@ -411,7 +411,7 @@ def lobby_games() -> list[dict[str, Any]]:
                 "variant": o.variant,
             }
             for o in spec.options
-            if o.kind != "path"
+            if o.kind != "path" and not o.param  # the lab's parameters are set from the command line and the API
         ]
         out.append(
             {

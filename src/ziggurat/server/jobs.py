@@ -180,8 +180,11 @@ class JobRunner:
             for job in jobs:
                 task = asyncio.create_task(self._do(job))
                 self._running[job.id] = (job.table_id, task)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation that arrives as the
+            # event is set, and the loop then never ends (a server's shutdown hung on it, about once in 30 runs)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
 
     async def _renew(self) -> None:
         """Keep the claims of the jobs this process is doing (a bot thinking for seconds) from running out."""
@@ -302,9 +305,10 @@ class JobRunner:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._loop_task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._loop_task
+        for loop_task in (self._loop_task, self._renew_task):
+            if loop_task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await loop_task
         for pool in (self._pool, self._background):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)

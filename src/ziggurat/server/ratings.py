@@ -24,6 +24,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Engine, select, update
 
 from ziggurat.core import Match, ZigguratError, make_bot, make_game
+from ziggurat.core.params import is_printed
 from ziggurat.core.seeds import derive_seed
 from ziggurat.server.bots import bot_params
 from ziggurat.server.db import ratings, results, tables, users
@@ -92,6 +93,8 @@ class Ratings:
     def rate_table(self, table: LiveTable) -> bool:
         """Put a finished rated table's result into the ratings, once; False if done already or not rated."""
         if table.status != "over" or not table.record.rated:
+            return False
+        if not is_printed(table.game):  # never rated: the service refuses such tables; a stray one stays unrated
             return False
         n = table.game.num_players
         subjects = [subject_of(table, s) for s in range(n)]

@@ -25,6 +25,7 @@ import ziggurat
 from ziggurat.core import ZigguratError, get_bot, get_game
 from ziggurat.core.errors import ActionError, ConfigError, GameOverError, IllegalActionError, ParseActionError
 from ziggurat.core.i18n import N_, Message, Plural, Translator
+from ziggurat.core.params import is_printed
 from ziggurat.server.limits import Limits, Throttle, a_wait
 from ziggurat.server.live import LiveTable, TableBroken, shared_game
 from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged
@@ -398,6 +399,8 @@ class TableService:
         seed = new_seed() if request.seed is None else request.seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ServiceError("bad_request", "a seed is a whole number from 0 to 2**63 - 1")
+        if request.rated and not is_printed(game):
+            raise ServiceError("bad_request", "a table with parameters changed from the printed rules cannot be rated")
         if request.rated and request.seed is not None:
             raise ServiceError(
                 "bad_request", "a rated table cannot have a chosen seed (whoever chose it knows the cards)"

@@ -235,7 +235,7 @@ def _spec_messages() -> Iterable[tuple[str, str | tuple[str, str], str | None]]:
         if spec.summary:
             yield where, spec.summary, None
         for option in spec.options:
-            if option.kind == "path":
+            if option.kind == "path" or option.param:
                 continue  # not offered on the web
             yield where, option.name, OPTION_CONTEXT
             if option.help:

@@ -142,7 +142,9 @@ def describe_game(game: Any, tr: Translator = ENGLISH) -> str:
         game=game.spec.name, n=game.num_players
     )
     if options:
-        return tr.gettext("{game} ({options})").format(game=said, options=tr.gettext(", ").join(options))
+        said = tr.gettext("{game} ({options})").format(game=said, options=tr.gettext(", ").join(options))
+    if any(game.options[o.name] != o.default for o in game.spec.params):
+        said = tr.gettext("{game}, not the printed rules: parameters changed").format(game=said)
     return said
 
 

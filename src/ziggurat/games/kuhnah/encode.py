@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ziggurat.core.game import Game
-from ziggurat.games.kuhnah.rules import START_JADE, KuhNahGame
+from ziggurat.games.kuhnah.rules import KuhNahGame
 
 CELL_FEATURES = 4
 
@@ -78,7 +78,7 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
     n = game.num_players
     me = view["player"] if view["player"] is not None else 0
     order = [(me + k) % n for k in range(n)]
-    jade_scale = float(START_JADE * n)  # all the jade in the game
+    jade_scale = float(max(1, game.start_jade * n))  # all the jade in the game
     top = float(max(max(game.value), 1))  # the deck's highest card value
     cards = float(game.num_cards)
     phase = view["phase"]

@@ -44,15 +44,14 @@ TAKE = 2
 UPPER = 6
 BASE_LEFT = 4
 BASE_RIGHT = 5
-START_JADE = 8
 CHANCE = -1
 
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # cfg, value, lsym, rsym, offsets
 
 # cfg fields
 _P, _CARDS, _REMOVE, _WILD, _JADE_WILD, _START, _MAX_CARDS, _MAX_ROW, _WILD_BASE, _MAX_LEN = range(10)
-_SYMBOLS, _OPEN_JADE, _TOP, _CELLS, _OBS, _ACTIONS = range(10, 16)
-_NCFG = 16
+_SYMBOLS, _OPEN_JADE, _TOP, _CELLS, _OBS, _ACTIONS, _START_JADE = range(10, 17)
+_NCFG = 17
 
 # what a legal placement does (legal_k): an open slot index, or one of these
 _K_BASE_LEFT = -1
@@ -61,7 +60,7 @@ _K_WILD = -3
 
 
 def unsupported(game: Game) -> str | None:
-    """Every K'uh Nah option is played by the kernel."""
+    """Every K'uh Nah option and parameter is played by the kernel."""
     return None
 
 
@@ -86,6 +85,7 @@ def prepare(game: Game) -> Config:
     cfg[_CELLS] = g.max_cards + sum(g.max_cards - r for r in range(1, g.max_row + 1))
     cfg[_OBS] = tensor_size(game)
     cfg[_ACTIONS] = g.num_actions
+    cfg[_START_JADE] = g.start_jade
     value = np.asarray(g.value, np.int32)
     lsym = np.asarray(g.left_symbol, np.int32)
     rsym = np.asarray(g.right_symbol, np.int32)
@@ -222,7 +222,7 @@ def _reset(conf: Config, core: Any, gs: Any, i: int) -> None:
     for q in range(nplayers):  # empty the last game's pyramids
         for t in range(ints[4, q]):
             grid[q, own[q, 0, t], own[q, 1, t]] = -1
-        ints[0, q] = START_JADE
+        ints[0, q] = cfg[_START_JADE]
         ints[1, q] = 0
         ints[4, q] = 0
         ints[5, q] = 0
@@ -380,7 +380,7 @@ def _card(conf: Config, gs: Any, i: int, card: int, jade: int, out: np.ndarray, 
     right = s if (rsym[card] == cfg[_WILD] or wild_half[2 * card + 1]) else rsym[card]
     out[k + 2 + left] = 1.0
     out[k + 2 + s + 1 + right] = 1.0
-    out[k + 2 + 2 * (s + 1)] = jade / float(START_JADE * cfg[_P])
+    out[k + 2 + 2 * (s + 1)] = jade / float(max(1, cfg[_START_JADE] * cfg[_P]))
 
 
 @jit_leaf
@@ -400,7 +400,7 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
     s = cfg[_SYMBOLS]
     top = float(cfg[_TOP])
     cards = float(cfg[_CARDS])
-    jade_scale = float(START_JADE * n)
+    jade_scale = float(max(1, cfg[_START_JADE] * n))  # all the jade in the game
     features = 2 + 2 * (s + 1) + 1
     head = 3 + 3 * n + 2 + 3 * features
     dirty = gs[_DIRTY][i]

@@ -34,6 +34,7 @@ from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionErr
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.message import Message
 from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.params import param
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kuhnah.cards import Card, CardList, load_cards
 from ziggurat.games.kuhnah.messages import M
@@ -98,6 +99,12 @@ SPEC = GameSpec(
             help="who goes first: a seat number or random",
         ),
         OptionSpec("deck", "path", None, help="a TOML card list to play with instead of the reconstruction"),
+        # the rulebook's numbers (docs/analysis.md, "Parameters")
+        param("start-jade", "int", START_JADE, 0, 50, "jade each player starts with"),
+        *(
+            param(f"remove-{n}", "int", REMOVE[n], 0, 47, f"cards removed unseen at setup with {n} players")
+            for n in sorted(REMOVE)
+        ),
     ),
 )
 
@@ -116,7 +123,13 @@ class KuhNahGame(Game):
         self.open_jade = bool(self.options["open-jade"])
         n = len(self.cards.cards)
         self.num_cards = n
-        self.removed_count = REMOVE[self.num_players]
+        self.start_jade = int(self.options["start-jade"])  # type: ignore[arg-type]
+        self.removed_count = int(self.options[f"remove-{self.num_players}"])  # type: ignore[arg-type]
+        if n - self.removed_count < 3:
+            raise ConfigError(
+                f"remove-{self.num_players}={self.removed_count} leaves {n - self.removed_count} of the "
+                f"{n} cards; the Quarry needs 2 and the deck at least 1"
+            )
         self.next_seat = [(p + 1) % self.num_players for p in range(self.num_players)]  # who plays after p
         self.deck_size = n - self.removed_count
         # The last card stays in the Quarry, so one player holds at most deck_size - 1.
@@ -186,7 +199,7 @@ class KuhNahGame(Game):
 
     @property
     def max_game_length(self) -> int:
-        jade = START_JADE * self.num_players
+        jade = self.start_jade * self.num_players
         takes = self.max_cards
         chance = self.num_cards + 1
         return chance + takes * (jade + 3) + jade
@@ -238,7 +251,7 @@ class KuhNahState(State):
         self.drawn = NO_DRAW
         self.removed: list[int] = []
         self.taken = -1  # quarry slot of the card being placed
-        self.jade = [START_JADE] * n
+        self.jade = [game.start_jade] * n
         self.cells: list[dict[int, int]] = [{} for _ in range(n)]
         self.base_left = [0] * n
         self.base_right = [-1] * n  # base covers columns base_left..base_right
@@ -659,7 +672,7 @@ class KuhNahState(State):
         """Redeal what ``player`` can't see: which unseen cards were removed and which are in the deck.
 
         Jade counts are private at the table but follow from the public moves
-        (everyone starts with 8; every jade placed and taken is seen), so they
+        (everyone starts with the same jade; every jade placed and taken is seen), so they
         are kept.
         """
         new = self._copy()

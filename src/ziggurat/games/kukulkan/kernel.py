@@ -65,10 +65,12 @@ Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nd
 
 
 def unsupported(game: Game) -> str | None:
-    """A sheet too large for 64-bit masks; every other setup is played."""
+    """A sheet too large for 64-bit masks, or a parameter the kernel does not play yet; every other setup is played."""
     g: Any = game
     if g.S > MAX_BITS or g.B > MAX_BITS:
         return f"the sheet has {g.S} segments and {g.B} blocks; the kernel plays at most {MAX_BITS} of each"
+    if g.axis_points != AXIS_POINTS:
+        return f"the kernel plays the printed axis bonus ({AXIS_POINTS} points), not axis-bonus={g.axis_points}"
     return None
 
 

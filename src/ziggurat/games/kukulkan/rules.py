@@ -41,6 +41,7 @@ from ziggurat.core.errors import ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, check_sequence
 from ziggurat.core.message import Message
 from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.params import param
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.kukulkan.messages import M
 from ziggurat.games.kukulkan.sheet import Sheet, load_sheet
@@ -125,6 +126,8 @@ SPEC = GameSpec(
             maximum=10_000,
             help="safeguard: the game also ends after this round (the rules set no limit)",
         ),
+        # the rulebook's numbers (docs/analysis.md, "Parameters")
+        param("axis-bonus", "int", AXIS_POINTS, 0, 30, "points for the axis bonus (every axis block marked)"),
     ),
 )
 
@@ -246,6 +249,7 @@ class KukulkanGame(Game):
 
     def _configure(self) -> None:
         self.sheet: Sheet = load_sheet(self.options["sheet"])  # type: ignore[arg-type]
+        self.axis_points = int(self.options["axis-bonus"])  # type: ignore[arg-type]
         sh = self.sheet
         self.S = S = len(sh.segments)
         self.B = B = len(sh.blocks)
@@ -982,7 +986,7 @@ class KukulkanState(State):
                 c |= BASE
             if not c & AXIS and g.axis_mask & ~m == 0:
                 c |= AXIS
-                self.bonus_pts[p] += AXIS_POINTS
+                self.bonus_pts[p] += g.axis_points
             if not c & FULL and self.numbered[p] == g.all_blocks:
                 c |= FULL
                 self.bonus_pts[p] += max(values[off + b] for b in g.external)
@@ -1488,7 +1492,7 @@ class KukulkanState(State):
                 raise RecordError(f"saved Kukulkán state: player {p + 1} claims a bonus not earned")
         pts = 0
         if c & AXIS:
-            pts += AXIS_POINTS
+            pts += g.axis_points
         if c & FULL:
             pts += max(v[b] for b in g.external)
         if c & AC:
@@ -1584,7 +1588,7 @@ class KukulkanState(State):
             if c & BASE:
                 terms.append(ScoreTerm(M("score_base"), 0.0))
             if c & AXIS:
-                terms.append(ScoreTerm(M("score_axis"), float(AXIS_POINTS)))
+                terms.append(ScoreTerm(M("score_axis"), float(g.axis_points)))
             if c & FULL:
                 top = max(v[b] for b in g.external)
                 terms.append(ScoreTerm(M("score_full", value=top), float(top)))

@@ -720,11 +720,20 @@ def _pyramid(
             c, d = pt(x2, y2)
             s.line(a, b_, c, d, stroke=HIGHLIGHT, stroke_width=f"{unit * 0.22:.1f}", stroke_opacity="0.75",
                    stroke_linecap="round", data_seg=str(k), cls="kk-last-seg")  # fmt: skip
+    # while the viewer draws a trail, a segment that is no move says why when clicked (only then: while writing
+    # or marking, a band along the segments would take the clicks meant for the blocks beside them)
+    asks = bool(moves and moves.segs)
     for k, (x1, y1, x2, y2) in enumerate(geo.segments):
         if moves and k in moves.segs:
             continue
         a, b_ = pt(x1, y1)
         c, d = pt(x2, y2)
+        if asks:
+            # a narrow band along the segment (the blocks beside it keep their own clicks)
+            hx, hy = (d - b_) * 0.12, (a - c) * 0.12
+            with s.group(data_why=f"draw s{k}", cls="kk-seg-why"):
+                s.polygon([(a + hx, b_ + hy), (c + hx, d + hy), (c - hx, d - hy), (a - hx, b_ - hy)], fill="#000",
+                          fill_opacity="0", stroke="none")  # fmt: skip
         if k in drawn:
             s.line(a, b_, c, d, stroke=INK, stroke_width=f"{thick:.1f}", stroke_linecap="round", data_seg=str(k),
                    cls="kk-drawn")  # fmt: skip

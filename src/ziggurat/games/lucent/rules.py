@@ -42,6 +42,7 @@ from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionErr
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.message import Message
 from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.params import param
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.lucent.deck import GEOMANCER, MAX_COLOURS, WILDCARD, Deck, load_deck
 from ziggurat.games.lucent.messages import M
@@ -116,8 +117,26 @@ SPEC = GameSpec(
             help="score points: 1 for the last placer, 1 for each player who played every card",
         ),
         OptionSpec("deck", "path", None, help="a TOML deck file to play with instead of the reconstruction"),
+        # the rulebook's numbers (docs/analysis.md, "Parameters")
+        param("colours", "int", 5, 1, MAX_COLOURS, "gem colours in the deck (beyond the five: orange, white, black)"),
+        param("gems", "int", 9, 1, 20, "gems of each colour"),
+        param("wildcard-count", "int", 2, 0, 8, "Wildcards in the box (the wildcards variant adds them all)"),
+        param("geomancer-count", "int", 5, 0, 8, "Geomancers in the box (the geomancer variants use them)"),
     ),
 )  # fmt: skip
+
+EXTRA_COLOURS = ("orange", "white", "black")
+"""Names of the colours a ``colours`` parameter beyond the shipped deck's adds."""
+
+
+def deck_with_params(deck: Deck, options: Mapping[str, object]) -> Deck:
+    """The shipped deck with the parameters' colours, gems and special cards."""
+    n = int(options["colours"])  # type: ignore[call-overload]
+    colours = (*deck.colours, *(c for c in EXTRA_COLOURS if c not in deck.colours))[:n]
+    gems = int(options["gems"])  # type: ignore[call-overload]
+    wild = int(options["wildcard-count"])  # type: ignore[call-overload]
+    geo = int(options["geomancer-count"])  # type: ignore[call-overload]
+    return Deck(f"{deck.source} with parameters", tuple(colours), (gems,) * len(colours), wild, geo)
 
 
 def _article(word: str) -> str:
@@ -150,6 +169,13 @@ class LucentGame(Game):
 
     def _configure(self) -> None:
         self.deck: Deck = load_deck(self.options["deck"])  # type: ignore[arg-type]
+        changed = [p.name for p in self.spec.params if self.options[p.name] != p.default]
+        if changed and self.options["deck"] is not None:
+            raise ConfigError(
+                f"parameters ({', '.join(changed)}) change the shipped deck; with deck=FILE set the numbers in the file"
+            )
+        if changed:
+            self.deck = deck_with_params(self.deck, self.options)
         d = self.deck
         n = self.num_players
         self.wildcards = bool(self.options["wildcards"])

@@ -291,13 +291,24 @@ def board(
     s.polygon(cloth, fill=FELT, opacity="0.1")
     pyramid = view["pyramid"]
     open_slots = {(o["row"], o["pos"]): o for o in view.get("open_slots", [])}
+    # on your turn a place that is no move for any gem you hold says which move it would be (a held gem
+    # there): a click asks the engine why not (taken, no support yet, off the base's ends, the colours)
+    held_kinds = [k for k in kinds if hand and hand.get(k)]
+    asks = player is not None and bool(plays) and bool(held_kinds)
+
+    def why(row: int, pos: int) -> str | None:
+        if not asks:
+            return None
+        place = f"base {pos}" if row == 0 else f"row {row} slot {pos}"
+        return f"play {held_kinds[0]} at {place}"
+
     for row in range(ROWS):
         for pos in range(1, ROWS - row + 1):
             x, y = _place(row, pos)
             placed: str | None = pyramid[row][pos - 1] if row < len(pyramid) and pos - 1 < len(pyramid[row]) else None
             if placed is not None:
                 focus = row == 0 and pos == 5
-                with s.group(cls="lu-gem", data_slot=f"{row}:{pos}", data_kind=placed):
+                with s.group(cls="lu-gem", data_slot=f"{row}:{pos}", data_kind=placed, data_why=why(row, pos)):
                     if focus:
                         s.tooltip(tr.gettext("{gem} at base 5, the Focus Gem").format(gem=_name(placed, tr)))
                     else:
@@ -314,17 +325,20 @@ def board(
             if slot is None and row == 0 and pos == 5 and view.get("focus") is None and view["phase"] == "play":
                 slot = {"slot": "focus", "kinds": kinds}
             if slot is None:
-                s.rect(
-                    x + 4,
-                    y + 3,
-                    CW - 8,
-                    CH - 6,
-                    rx="5",
-                    fill="none",
-                    stroke="#cbbd9f",
-                    stroke_width=1,
-                    stroke_opacity="0.6",
-                )
+                with s.group(cls="lu-empty", data_why=why(row, pos)):
+                    # an invisible fill still takes clicks (pointer events follow a painted fill, not its opacity)
+                    s.rect(
+                        x + 4,
+                        y + 3,
+                        CW - 8,
+                        CH - 6,
+                        rx="5",
+                        fill="#fff" if asks else "none",
+                        fill_opacity="0" if asks else None,
+                        stroke="#cbbd9f",
+                        stroke_width=1,
+                        stroke_opacity="0.6",
+                    )
                 continue
             key = "focus" if slot.get("slot") == "focus" else f"slot:{row}:{pos}"
             allowed = [k for k in slot["kinds"] if k in in_game]
@@ -335,7 +349,8 @@ def board(
                     s.tooltip(tr.gettext("Play here at {place}: your {gems}").format(place=where, gems=mine))
                     _open_slot(s, x, y, allowed, colours, kinds, key == "focus", tr, frame=True)
             else:
-                with s.group(cls="lu-open", data_slot=f"{row}:{pos}"):
+                why_here = why(row, pos) if key != "focus" else None
+                with s.group(cls="lu-open", data_slot=f"{row}:{pos}", data_why=why_here):
                     if set(colours) <= set(allowed):
                         s.tooltip(tr.gettext("Open: {place}, for any gem").format(place=where))
                     else:

@@ -33,6 +33,7 @@ indices (draws from the deck named by the node).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -41,6 +42,7 @@ from ziggurat.core.errors import ConfigError, IllegalActionError, ParseActionErr
 from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from ziggurat.core.message import CORE, Message
 from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.params import param
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.nakum.content import (
     HERITAGE_ACTION,
@@ -49,6 +51,7 @@ from ziggurat.games.nakum.content import (
     NUM_TILES,
     Content,
     Effect,
+    Family,
     load_content,
 )
 from ziggurat.games.nakum.messages import M
@@ -109,8 +112,27 @@ SPEC = GameSpec(
         OptionSpec("offerings", "path", None, help="a TOML file of offering cards instead of the reconstruction"),
         OptionSpec("heritage", "path", None, help="a TOML file of heritage cards instead of the reconstruction"),
         OptionSpec("family", "path", None, help="a TOML family card (storage limits) instead of the reconstruction"),
+        # the rulebook's numbers (docs/analysis.md, "Parameters"); the family card's are the shipped card's
+        param("maize-limit", "int", 9, 1, 20, "maize a family can store"),
+        param("skins-limit", "int", 6, 1, 20, "skins a family can store"),
+        param("masks-limit", "int", 4, 1, 20, "masks a family can store"),
+        param("maize-per-point", "int", 3, 1, 20, "maize that make one point at the end"),
+        param("skins-per-point", "int", 2, 1, 20, "skins that make one point at the end"),
+        param("masks-per-point", "int", 1, 1, 20, "masks that make one point at the end"),
+        param("offering-bonus", "int", 0, 0, 20, "points added to every offering card's printed points"),
     ),
 )
+
+_FAMILY_PARAMS = ("maize-limit", "skins-limit", "masks-limit", "maize-per-point", "skins-per-point", "masks-per-point")
+
+
+def content_with_params(content: Content, options: Mapping[str, object]) -> Content:
+    """``content`` with the parameters' family card and offering points."""
+    v = [int(options[name]) for name in _FAMILY_PARAMS]  # type: ignore[call-overload]
+    family = Family((v[0], v[1], v[2]), (v[3], v[4], v[5]))
+    bonus = int(options["offering-bonus"])  # type: ignore[call-overload]
+    offerings = tuple(dataclasses.replace(x, points=x.points + bonus) for x in content.offerings)
+    return dataclasses.replace(content, family=family, offerings=offerings)
 
 
 def _eff(e: Effect) -> tuple[int, int, int, int, int, int, int, int]:
@@ -139,6 +161,17 @@ class NakumGame(Game):
             o["heritage"],  # type: ignore[arg-type]
             o["family"],  # type: ignore[arg-type]
         )
+        changed = [p.name for p in self.spec.params if o[p.name] != p.default]
+        if o["family"] is not None and set(changed) & set(_FAMILY_PARAMS):
+            raise ConfigError(
+                f"parameters ({', '.join(sorted(set(changed) & set(_FAMILY_PARAMS)))}) change the shipped family "
+                "card; with family=FILE set the numbers in the file"
+            )
+        if changed:
+            from_file = self.content.family if o["family"] is not None else None
+            self.content = content_with_params(self.content, o)
+            if from_file is not None:  # the file's family card stands
+                self.content = dataclasses.replace(self.content, family=from_file)
         c = self.content
         n = self.num_players
         if len(c.heritage) < HAND_SIZE * n:

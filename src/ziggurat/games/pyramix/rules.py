@@ -31,14 +31,16 @@ the tray and score for nobody.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ziggurat.core.errors import ParseActionError, RecordError
+from ziggurat.core.errors import ConfigError, ParseActionError, RecordError
 from ziggurat.core.game import CHANCE, STATE_FORMAT, STATE_VERSION, TERMINAL, Game, State
 from ziggurat.core.message import Message
 from ziggurat.core.outcome import EndReason, PlayerScore, ScoreBreakdown, ScoreTerm
+from ziggurat.core.params import param
 from ziggurat.core.spec import GameSpec, OptionSpec
 from ziggurat.games.pyramix.cubes import PYRAMID_SIZE, Box, load_box
 from ziggurat.games.pyramix.geometry import (
@@ -77,8 +79,42 @@ SPEC = GameSpec(
     has_hidden_information=False,
     summary="Take cubes from a pyramid standing on its corner; win colours with ankh majorities.",
     ends=(EndReason("no-removal", M("end_no_removal")),),
-    options=(OptionSpec("box", "path", None, help="a TOML cube list to play with instead of the rulebook's"),),
+    options=(
+        OptionSpec("box", "path", None, help="a TOML cube list to play with instead of the rulebook's"),
+        # the rulebook's numbers (docs/analysis.md, "Parameters"); the cubes must fill the 56 places
+        param("ankhs", "int", 8, 0, 14, "ankh cubes of each colour (1 point each as printed)"),
+        param("cranes", "int", 4, 0, 14, "crane cubes of each colour"),
+        param("eyes", "int", 1, 0, 14, "eye cubes of each colour"),
+        param("cobras", "int", 4, 0, 56, "cobra cubes (no colour, no points)"),
+        param("ankh-points", "int", 1, 0, 99, "points an ankh is worth"),
+        param("crane-points", "int", 2, 0, 99, "points a crane is worth"),
+        param("eye-points", "int", 3, 0, 99, "points an eye is worth"),
+    ),
 )
+
+# parameter -> (icon of the rulebook's box, what it sets)
+_ICON_PARAMS = {"ankhs": ("ankh", "count"), "cranes": ("crane", "count"), "eyes": ("eye", "count"),
+                "ankh-points": ("ankh", "points"), "crane-points": ("crane", "points"),
+                "eye-points": ("eye", "points")}  # fmt: skip
+
+
+def box_with_params(box: Box, options: Mapping[str, object]) -> Box:
+    """The rulebook's box with the parameters' counts and points (checked: the cubes fill the pyramid)."""
+    counts, points = list(box.counts), list(box.points)
+    for name, (icon, what) in _ICON_PARAMS.items():
+        i = box.icons.index(icon)
+        for k in range(box.num_kinds):
+            if box.icon_of[k] == i:
+                (counts if what == "count" else points)[k] = int(options[name])  # type: ignore[call-overload]
+    counts[box.cobra] = int(options["cobras"])  # type: ignore[call-overload]
+    if sum(counts) != PYRAMID_SIZE:
+        colours = len(box.colours)
+        raise ConfigError(
+            f"the parameters make {sum(counts)} cubes ({colours} colours x "
+            f"({options['ankhs']} ankhs + {options['cranes']} cranes + {options['eyes']} eyes) + "
+            f"{options['cobras']} cobras); the pyramid has {PYRAMID_SIZE} places"
+        )
+    return dataclasses.replace(box, counts=tuple(counts), points=tuple(points))
 
 
 class PyramixGame(Game):
@@ -88,6 +124,14 @@ class PyramixGame(Game):
 
     def _configure(self) -> None:
         self.box: Box = load_box(self.options["box"])  # type: ignore[arg-type]
+        changed = [p.name for p in self.spec.params if self.options[p.name] != p.default]
+        if changed and self.options["box"] is not None:
+            raise ConfigError(
+                f"parameters ({', '.join(changed)}) change the rulebook's box; "
+                "with box=FILE set the numbers in the file"
+            )
+        if changed:
+            self.box = box_with_params(self.box, self.options)
         self.num_kinds = self.box.num_kinds
         self.cobra = self.box.cobra
 
