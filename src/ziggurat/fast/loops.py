@@ -158,8 +158,14 @@ def _start(reset: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, seed: n
 
 
 @jit_inline
-def play(dims: Any, new: Any, reset: Any, step: Any, cfg: Any, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    """One random game per seed (players pick uniformly among the legal actions, from the game's RNG)."""
+def play(dims: Any, new: Any, loop: Any, cfg: Any, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One random game per seed (players pick uniformly among the legal actions, from the game's RNG).
+
+    The arrays are made here; the games are played by ``loop``, the game's
+    :func:`~ziggurat.core.jit.jit_leaf` wrapper of :func:`play_loop` (compiled
+    without reference counting, so its step is called, or inlined, at no cost
+    per array).
+    """
     players, cap, _, _, _, _ = dims(cfg)
     count = seeds.shape[0]
     core = new_core(1, players, cap, 1, 1, False)
@@ -169,23 +175,32 @@ def play(dims: Any, new: Any, reset: Any, step: Any, cfg: Any, seeds: np.ndarray
     decisions = np.zeros(count, np.int32)
     steps = np.zeros(count, np.int32)
     ends = np.zeros(count, np.int8)
+    loop(cfg, core, gs, seeds, (scores, ranks, decisions, steps, ends))
+    return scores, ranks, decisions, steps, ends
+
+
+@jit_inline
+def play_loop(reset: Any, step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, seeds: np.ndarray, out: Any) -> None:
+    """The games of :func:`play` in slot 0 of ``core`` and ``gs``; results into ``out``."""
+    scores, ranks, decisions, steps, ends = out
     rng = core[RNG]
     actor = core[ACTOR]
     legal = core[LEGAL]
     nlegal = core[NLEGAL]
-    for g in range(count):
+    players = scores.shape[1]
+    for g in range(seeds.shape[0]):
         _start(reset, cfg, core, gs, 0, seeds[g])
+        d = 0
         while actor[0] != TERMINAL:
             j = below_at(rng, 0, nlegal[0])
-            core[DECISIONS][0] += 1
-            core[STEPS][0] += 1
+            d += 1
             step(cfg, core, gs, 0, j, legal[0, j])
-        scores[g] = core[SCORES][0]
-        ranks[g] = core[RANKS][0]
-        decisions[g] = core[DECISIONS][0]
-        steps[g] = core[STEPS][0]
+        for p in range(players):
+            scores[g, p] = core[SCORES][0, p]
+            ranks[g, p] = core[RANKS][0, p]
+        decisions[g] = d
+        steps[g] = core[STEPS][0] + d
         ends[g] = core[ENDS][0]
-    return scores, ranks, decisions, steps, ends
 
 
 @jit

@@ -275,6 +275,12 @@ def _score(conf: Config, core: Any, gs: Any, i: int) -> None:
 
 @jit_leaf
 def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """:func:`_step_at`, called (a batched environment's step)."""
+    _step_at(conf, core, gs, i, j, action)
+
+
+@jit_inline
+def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
     """Apply the decision of the player to move (entry ``j`` of the legal list), then chance up to the next."""
     cfg = conf[0]
     grid = gs[_GRID][i]
@@ -475,9 +481,14 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
         dirty[nd] = written
 
 
+@jit_leaf
+def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
+    loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
+
+
 @jit
 def _play(conf: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    return loops.play(_dims, _new, _reset, _step, conf, seeds)
+    return loops.play(_dims, _new, _play_loop, conf, seeds)
 
 
 @jit

@@ -296,6 +296,12 @@ def _reset(conf: Config, core: Any, gs: Any, i: int) -> None:
 
 @jit_leaf
 def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """:func:`_step_at`, called (a batched environment's step)."""
+    _step_at(conf, core, gs, i, j, action)
+
+
+@jit_inline
+def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
     """The player to move plays ``action`` (kind * 45 + slot); the turn passes on."""
     cfg, above = conf[0], conf[6]
     sc = gs[_SC][i]
@@ -387,9 +393,14 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
     out[b + 3] = 1.0 if cfg[_POINTS] else 0.0
 
 
+@jit_leaf
+def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
+    loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
+
+
 @jit
 def _play(conf: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    return loops.play(_dims, _new, _reset, _step, conf, seeds)
+    return loops.play(_dims, _new, _play_loop, conf, seeds)
 
 
 @jit

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ziggurat.core.jit import competition_ranks, jit, jit_leaf
+from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
 from ziggurat.fast import loops
 from ziggurat.fast.loops import ACTOR, LEGAL, NLEGAL, RANKS, RNG, SCORES, TERMINAL, TRACING, below_at, drawn, finish
@@ -110,7 +110,7 @@ def _new(conf: Config, count: int) -> tuple[Any, ...]:
     )
 
 
-@jit_leaf
+@jit_inline
 def _moves(conf: Config, core: Any, gs: Any, i: int) -> None:
     """The cubes the player to move may take (two or three faces showing, no cobra touched); none ends the game."""
     cfg, faces = conf[0], conf[7]
@@ -190,6 +190,12 @@ def _reset(conf: Config, core: Any, gs: Any, i: int) -> None:
 
 @jit_leaf
 def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """:func:`_step_at`, called (a batched environment's step)."""
+    _step_at(conf, core, gs, i, j, action)
+
+
+@jit_inline
+def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
     """The player to move takes the cube at ``action``; a two-faced removal cascades the line above it down."""
     cfg, up, down = conf[0], conf[5], conf[6]
     cobra = cfg[_COBRA]
@@ -311,9 +317,14 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
     out[base + (2 if over else 1)] = 1.0
 
 
+@jit_leaf
+def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
+    loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
+
+
 @jit
 def _play(conf: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
-    return loops.play(_dims, _new, _reset, _step, conf, seeds)
+    return loops.play(_dims, _new, _play_loop, conf, seeds)
 
 
 @jit
