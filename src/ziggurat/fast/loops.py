@@ -318,7 +318,8 @@ def _begin(reset: Any, step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: i
 def _emit(encode: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, obs: np.ndarray, mask: np.ndarray) -> None:
     actor = core[ACTOR][i]
     encode(cfg, core, gs, i, actor, obs[i], True)
-    mask[i, :] = False
+    for a in range(mask.shape[1]):
+        mask[i, a] = False
     for t in range(core[NLEGAL][i]):
         mask[i, core[LEGAL][i, t]] = True
 
@@ -390,7 +391,8 @@ def vstep(
     if bad >= 0:
         return bad
     if core[TRACING][0]:
-        core[LOG_N][:] = 0
+        for i in range(actions.shape[0]):
+            core[LOG_N][i] = 0
     players = rewards.shape[1]
     for i in range(actions.shape[0]):
         core[DECISIONS][i] += 1
@@ -401,7 +403,8 @@ def vstep(
         if core[ACTOR][i] == TERMINAL:
             terminated[i] = True
             _returns(core[RANKS][i], rewards[i])
-            final_returns[i, :] = rewards[i]
+            for p in range(players):
+                final_returns[i, p] = rewards[i, p]
             if seat >= 0:
                 encode(cfg, core, gs, i, seat, final_obs[i, 0], False)
             else:
@@ -410,6 +413,7 @@ def vstep(
             _begin(reset, step, cfg, core, gs, i, base, seat)
         else:
             terminated[i] = False
-            rewards[i, :] = 0.0
+            for p in range(players):
+                rewards[i, p] = 0.0
         _emit(encode, cfg, core, gs, i, obs, mask)
     return -1

@@ -501,9 +501,9 @@ def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: n
     loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
 
 
-@jit
+@jit_leaf
 def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
-    return loops.vstep(_reset, _step, _encode, conf, core, gs, base, seat, out)
+    return loops.vstep(_reset, _step_at, _encode, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
