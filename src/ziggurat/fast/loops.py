@@ -31,7 +31,7 @@ Each game's ``kernel.py`` holds five one-line compiled wrappers that hand its
 functions to :func:`play` (through the game's leaf of :func:`play_loop`, which
 inlines the step: write it as a :func:`~ziggurat.core.jit.jit_inline` function,
 ``_step_at``, and ``step`` as the leaf that calls it), :func:`trace`,
-:func:`vreset` and :func:`vstep`.
+:func:`vreset` and :func:`vstep` (in a leaf too, given ``_step_at``).
 Those are inlined into the wrappers, so a game's functions are only ever called
 by name there, never passed on as values: numba then caches the wrappers on disk
 (a compiled function handed over as a value pins a process address, and what
