@@ -11,7 +11,10 @@ The kernel plays ``--games`` games per game and player count, or (without
 ``--games``) batches of doubling size until ``--seconds`` have passed, so the
 slower kernels (Kukulkán's trails) are measured as long as the fast ones.
 
-    python benchmarks/fast.py [--games 200000] [--seconds 2] [--only kuhnah]
+With ``--clock cpu`` the kernel is timed by the process's CPU time rather than
+the wall clock (steadier on a machine shared with other work).
+
+    python benchmarks/fast.py [--games 200000] [--seconds 2] [--only kuhnah] [--clock cpu]
 """
 
 from __future__ import annotations
@@ -39,16 +42,19 @@ def engine_rate(game_id: str, players: int, seconds: float) -> tuple[float, floa
             return steps / elapsed, games / elapsed
 
 
-def kernel_rate(game_id: str, players: int, games: int | None, seconds: float) -> tuple[float, float, float]:
+def kernel_rate(
+    game_id: str, players: int, games: int | None, seconds: float, clock: str = "wall"
+) -> tuple[float, float, float]:
     """(steps/s, decisions/s, games/s) of the compiled kernel over ``games`` games (or ``seconds`` of batches)."""
+    now = time.process_time if clock == "cpu" else time.perf_counter
     play_random(game_id, players, 16, seed=1)  # compile (or load from the cache) first
     steps = decisions = played = 0
     size = games or 1000
     elapsed = 0.0
     while True:
-        start = time.perf_counter()
+        start = now()
         batch = play_random(game_id, players, size, seed=2, start=played)
-        elapsed += time.perf_counter() - start
+        elapsed += now() - start
         steps += int(batch.steps.sum())
         decisions += int(batch.decisions.sum())
         played += size
@@ -62,13 +68,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=None, help="kernel games per game and player count")
     ap.add_argument("--seconds", type=float, default=2.0, help="engine (and kernel) time per game and player count")
     ap.add_argument("--only", action="append", help="a game id (repeatable)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="time the kernel by wall clock or CPU")
     args = ap.parse_args()
     print(f"{'game':<10} {'players':>7} {'kernel steps/s':>15} {'games/s':>10} "
           f"{'engine steps/s':>15} {'games/s':>9} {'ratio':>7}")  # fmt: skip
     for game_id in args.only or fast_games():
         spec = get_game(game_id).game_class.spec
         for players in spec.player_counts:
-            k_steps, _, k_games = kernel_rate(spec.id, players, args.games, args.seconds)
+            k_steps, _, k_games = kernel_rate(spec.id, players, args.games, args.seconds, args.clock)
             e_steps, e_games = engine_rate(spec.id, players, args.seconds)
             print(
                 f"{spec.id:<10} {players:>7} {k_steps:>15,.0f} {k_games:>10,.0f} {e_steps:>15,.0f} {e_games:>9,.0f} "

@@ -84,6 +84,25 @@ class Trace:
 
 
 @dataclass(frozen=True)
+class StepKernel:
+    """A kernel written as step functions (see :mod:`ziggurat.fast.loops`), which batched environments use.
+
+    * ``dims(config)``: ``(players, legal capacity, observation size, number of
+      action ids, chance events per step, chance outcomes per step)``;
+    * ``new(config, n)``: the game's arrays for ``n`` games side by side;
+    * ``vreset(config, core, gs, base, seat, obs, mask)`` and
+      ``vstep(config, core, gs, base, seat, arrays)``: the shared driver's
+      :func:`~ziggurat.fast.loops.vreset` and :func:`~ziggurat.fast.loops.vstep`
+      run over this game's functions.
+    """
+
+    dims: Callable[[Any], tuple[int, ...]]
+    new: Callable[[Any, int], tuple[Any, ...]]
+    vreset: Callable[..., None]
+    vstep: Callable[..., int]
+
+
+@dataclass(frozen=True)
 class GameKernel:
     """A game's compiled kernel (what its registry entry's ``kernel`` loader returns).
 
@@ -98,7 +117,9 @@ class GameKernel:
       scores, ranks, end)`` as in :class:`Trace`.
 
     A game with one end reports index 0 for every game; one with several must
-    report the end its engine reaches (the replay checks it).
+    report the end its engine reaches (the replay checks it). ``stepper`` is
+    there when the kernel is written as step functions (then ``play`` and
+    ``trace`` are the shared driver's), for :class:`ziggurat.fast.VectorGame`.
     """
 
     game_id: str
@@ -106,3 +127,4 @@ class GameKernel:
     prepare: Callable[[Game], Any]
     play: Callable[[Any, np.ndarray], tuple[np.ndarray, ...]]
     trace: Callable[[Any, int], tuple[Any, ...]]
+    stepper: StepKernel | None = None

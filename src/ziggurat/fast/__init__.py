@@ -27,5 +27,17 @@ from ziggurat.fast.driver import (
     run_seeds,
     trace,
 )
+from ziggurat.fast.vector import VectorGame, VectorStep, vector_games
 
-__all__ = ["available", "fast_games", "kernel_for", "play_random", "replay", "run_seeds", "trace"]
+__all__ = [
+    "VectorGame",
+    "VectorStep",
+    "available",
+    "fast_games",
+    "kernel_for",
+    "play_random",
+    "replay",
+    "run_seeds",
+    "trace",
+    "vector_games",
+]

@@ -1,4 +1,4 @@
-"""Pyramix compiled (numba) for batches of random games: the ``fast`` extra.
+"""Pyramix compiled (numba): random batches and stepped environments (the ``fast`` extra).
 
 The same rules as :mod:`ziggurat.games.pyramix.rules`, which stays the
 reference: the setup stacks the 56 places in index order, each a chance draw of
@@ -9,6 +9,9 @@ it down, and the game ends when the player to move can take nothing. Scoring
 puts tray cobras out with their edge neighbours and gives each colour's tray
 cubes to its strict ankh leader. Every player chooses uniformly among the
 removable cubes. Action and chance ids are the engine's (a place; a kind).
+Written as the step functions of :mod:`ziggurat.fast.loops`; :func:`_encode`
+writes exactly :func:`ziggurat.games.pyramix.encode.tensor` of a view (Pyramix
+hides nothing, so every seat's is the same).
 
 ``cover[p]`` counts the cubes resting on ``p`` as in the engine (9 for an empty
 place and for a tray cube with nothing above), so rules 1 and 2 are
@@ -21,8 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ziggurat.core.jit import below, competition_ranks, jit, record_step, seed_rng
-from ziggurat.core.kernel import GameKernel
+from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
+from ziggurat.core.kernel import GameKernel, StepKernel
+from ziggurat.fast import loops
+from ziggurat.fast.loops import ACTOR, LEGAL, NLEGAL, RANKS, RNG, SCORES, TERMINAL, TRACING, below_at, drawn, finish
+from ziggurat.games.pyramix.encode import tensor_size
 from ziggurat.games.pyramix.geometry import DOWN, FACES, NUM_BASE, NUM_POSITIONS, TRAY_NEIGHBOURS, UP
 
 if TYPE_CHECKING:
@@ -32,7 +38,7 @@ CHANCE = -1
 NOT_CANDIDATE = 9
 
 # cfg fields
-_P, _KINDS, _COBRA, _COLOURS, _MAX_LEN = range(5)
+_P, _KINDS, _COBRA, _COLOURS, _MAX_LEN, _OBS, _ACTIONS = range(7)
 
 Config = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
@@ -61,12 +67,14 @@ def prepare(game: Game) -> Config:
     """The kernel's configuration of a :class:`~ziggurat.games.pyramix.rules.PyramixGame`."""
     g: Any = game
     box = g.box
-    cfg = np.zeros(5, np.int64)
+    cfg = np.zeros(7, np.int64)
     cfg[_P] = g.num_players
     cfg[_KINDS] = box.num_kinds
     cfg[_COBRA] = box.cobra
     cfg[_COLOURS] = len(box.colours)
     cfg[_MAX_LEN] = g.max_game_length
+    cfg[_OBS] = tensor_size(game)
+    cfg[_ACTIONS] = g.num_actions
     counts = np.asarray(box.counts, np.int32)
     points = np.asarray(box.points, np.int32)
     colour_of = np.asarray(box.colour_of, np.int32)
@@ -74,138 +82,183 @@ def prepare(game: Game) -> Config:
     return cfg, counts, points, colour_of, ankh, UP_T, DOWN_T, FACES_T, TRAY_T
 
 
+# the arrays of the batch (gs)
+_GRID, _COVER, _POOL, _COLL, _SC, _KINDS_SEEN, _OUT, _LEADER = range(8)
+_COBRAS, _PLAYER = range(2)
+
+
 @jit
-def _game(
-    cfg: np.ndarray,
-    counts: np.ndarray,
-    points: np.ndarray,
-    colour_of: np.ndarray,
-    ankh: np.ndarray,
-    up: np.ndarray,
-    down: np.ndarray,
-    faces: np.ndarray,
-    tray: np.ndarray,
-    seed: np.uint64,
-    scores: np.ndarray,
-    ranks: np.ndarray,
-    tracing: bool,
-    tr_actor: np.ndarray,
-    tr_action: np.ndarray,
-    tr_off: np.ndarray,
-    tr_legal: np.ndarray,
-) -> tuple[int, int, np.ndarray]:
-    """Play one game from ``seed``; fill ``scores`` and ``ranks``; return (decisions, steps, trace legal buffer)."""
-    nplayers = cfg[_P]
+def _dims(conf: Config) -> tuple[int, int, int, int, int, int]:
+    """(players, legal capacity, observation size, action ids, chance events per step, outcomes per step)."""
+    cfg = conf[0]
+    return cfg[_P], NUM_POSITIONS, cfg[_OBS], cfg[_ACTIONS], NUM_POSITIONS, NUM_POSITIONS * cfg[_KINDS]
+
+
+@jit
+def _new(conf: Config, count: int) -> tuple[Any, ...]:
+    cfg = conf[0]
+    nkinds = cfg[_KINDS]
+    return (
+        np.full((count, NUM_POSITIONS), -1, np.int32),
+        np.full((count, NUM_POSITIONS), NOT_CANDIDATE, np.int32),
+        np.zeros((count, nkinds), np.int32),
+        np.zeros((count, cfg[_P], nkinds), np.int32),
+        np.zeros((count, 2), np.int32),
+        np.zeros((count, nkinds), np.int32),
+        np.zeros((count, NUM_BASE), np.bool_),
+        np.zeros((count, cfg[_COLOURS]), np.int32),
+    )
+
+
+@jit_inline
+def _moves(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """The cubes the player to move may take (two or three faces showing, no cobra touched); none ends the game."""
+    cfg, faces = conf[0], conf[7]
+    grid = gs[_GRID][i]
+    cover = gs[_COVER][i]
+    moves = core[LEGAL][i]
+    cobra = cfg[_COBRA]
+    cobras = gs[_SC][i, _COBRAS]
+    n = 0
+    for p in range(NUM_POSITIONS):
+        if cover[p] < 2:
+            ok = True
+            if cobras > 0 and grid[p] != cobra:
+                for j in range(6):
+                    q = faces[p, j]
+                    if q >= 0 and grid[q] == cobra:
+                        ok = False
+                        break
+            if ok:
+                moves[n] = p
+                n += 1
+    core[NLEGAL][i] = n
+    core[ACTOR][i] = gs[_SC][i, _PLAYER]
+    if n == 0:
+        _score(conf, core, gs, i)  # the player to move can take nothing: the game is over
+
+
+@jit_leaf
+def _reset(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """The setup: each place in turn gets a cube drawn from the box (weighted by what is left)."""
+    cfg, counts, up = conf[0], conf[1], conf[5]
     nkinds = cfg[_KINDS]
     cobra = cfg[_COBRA]
-    npos = up.shape[0]
-    rng = np.zeros(1, np.uint64)
-    seed_rng(rng, seed)
-    grid = np.full(npos, -1, np.int32)
-    cover = np.full(npos, NOT_CANDIDATE, np.int32)
-    pool = counts.copy()
-    coll = np.zeros((nplayers, nkinds), np.int32)
-    moves = np.zeros(npos, np.int32)
-    kinds = np.zeros(nkinds, np.int32)
-    steps = 0
-    decisions = 0
-
-    # setup: each place in turn gets a cube drawn from the box
+    grid = gs[_GRID][i]
+    cover = gs[_COVER][i]
+    pool = gs[_POOL][i]
+    kinds = gs[_KINDS_SEEN][i]
+    coll = gs[_COLL][i]
     total = 0
     for k in range(nkinds):
+        pool[k] = counts[k]
         total += pool[k]
-    for p in range(npos):
-        r = below(rng, total)
+        for q in range(cfg[_P]):
+            coll[q, k] = 0
+    for p in range(NUM_POSITIONS):
+        grid[p] = -1
+    for p in range(NUM_POSITIONS):
+        r = below_at(core[RNG], i, total)
         kind = 0
         while r >= pool[kind]:
             r -= pool[kind]
             kind += 1
-        if tracing:
-            n = 0
+        n = 0
+        if core[TRACING][0]:
             for k in range(nkinds):
                 if pool[k] > 0:
                     kinds[n] = k
                     n += 1
-            tr_legal = record_step(tr_actor, tr_action, tr_off, tr_legal, steps, CHANCE, kind, kinds, n)
-        steps += 1
+        drawn(core, i, kind, kinds, n)
         grid[p] = kind
         pool[kind] -= 1
         total -= 1
     cobras = 0
-    for p in range(npos):
+    for p in range(NUM_POSITIONS):
         c = 0
-        for i in range(3):
-            u = up[p, i]
+        for t in range(3):
+            u = up[p, t]
             if u >= 0 and grid[u] >= 0:
                 c += 1
         cover[p] = NOT_CANDIDATE if c == 0 and p < NUM_BASE else c
         if grid[p] == cobra:
             cobras += 1
+    gs[_SC][i, _COBRAS] = cobras
+    gs[_SC][i, _PLAYER] = 0
+    _moves(conf, core, gs, i)
 
-    player = 0
-    while True:
-        n = 0
-        for p in range(npos):
-            if cover[p] < 2:
-                ok = True
-                if cobras > 0 and grid[p] != cobra:
-                    for j in range(6):
-                        q = faces[p, j]
-                        if q >= 0 and grid[q] == cobra:
-                            ok = False
-                            break
-                if ok:
-                    moves[n] = p
-                    n += 1
-        if n == 0:
-            break  # the player to move can take nothing: the game is over
-        p = moves[below(rng, n)]
-        if tracing:
-            tr_legal = record_step(tr_actor, tr_action, tr_off, tr_legal, steps, player, p, moves, n)
-        steps += 1
-        decisions += 1
-        kind = grid[p]
-        coll[player, kind] += 1
-        if kind == cobra:
-            cobras -= 1
-        top = p
-        if cover[p] > 0:
-            # the cascade: the one cube on p and the line above it slide down
-            axis = 0
-            for i in range(3):
-                u = up[p, i]
-                if u >= 0 and grid[u] >= 0:
-                    axis = i
-                    break
-            u = up[p, axis]
-            while u >= 0 and grid[u] >= 0:
-                grid[top] = grid[u]
-                top = u
-                u = up[top, axis]
-        grid[top] = -1
-        cover[top] = NOT_CANDIDATE
-        for i in range(3):
-            d = down[top, i]
-            if d >= 0:
-                c = cover[d] - 1
-                cover[d] = NOT_CANDIDATE if c == 0 and d < NUM_BASE else c
-        player = (player + 1) % nplayers
 
-    # scoring: tray cobras go out with their edge neighbours; colours to their strict ankh leaders
+@jit_leaf
+def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """:func:`_step_at`, called (a batched environment's step)."""
+    _step_at(conf, core, gs, i, j, action)
+
+
+@jit_inline
+def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """The player to move takes the cube at ``action``; a two-faced removal cascades the line above it down."""
+    cfg, up, down = conf[0], conf[5], conf[6]
+    cobra = cfg[_COBRA]
+    grid = gs[_GRID][i]
+    cover = gs[_COVER][i]
+    sc = gs[_SC][i]
+    player = sc[_PLAYER]
+    p = action
+    kind = grid[p]
+    gs[_COLL][i, player, kind] += 1
+    if kind == cobra:
+        sc[_COBRAS] -= 1
+    top = p
+    if cover[p] > 0:
+        # the cascade: the one cube on p and the line above it slide down
+        axis = 0
+        for t in range(3):
+            u = up[p, t]
+            if u >= 0 and grid[u] >= 0:
+                axis = t
+                break
+        u = up[p, axis]
+        while u >= 0 and grid[u] >= 0:
+            grid[top] = grid[u]
+            top = u
+            u = up[top, axis]
+    grid[top] = -1
+    cover[top] = NOT_CANDIDATE
+    for t in range(3):
+        d = down[top, t]
+        if d >= 0:
+            c = cover[d] - 1
+            cover[d] = NOT_CANDIDATE if c == 0 and d < NUM_BASE else c
+    sc[_PLAYER] = (player + 1) % cfg[_P]
+    _moves(conf, core, gs, i)
+
+
+@jit_leaf
+def _score(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """Tray cobras go out with their edge neighbours; colours go to their strict ankh leaders."""
+    cfg, points, colour_of, ankh, tray = conf[0], conf[2], conf[3], conf[4], conf[8]
+    nplayers = cfg[_P]
+    nkinds = cfg[_KINDS]
+    cobra = cfg[_COBRA]
+    grid = gs[_GRID][i]
+    coll = gs[_COLL][i]
+    out = gs[_OUT][i]
+    leader = gs[_LEADER][i]
+    scores = core[SCORES][i]
     ncolours = ankh.shape[0]
     for q in range(nplayers):
         s = 0
         for k in range(nkinds):
             s += coll[q, k] * points[k]
         scores[q] = s
-    out = np.zeros(NUM_BASE, np.bool_)
+    for p in range(NUM_BASE):
+        out[p] = False
     for p in range(NUM_BASE):
         if grid[p] == cobra:
             out[p] = True
-            for j in range(6):
-                if tray[p, j] >= 0:
-                    out[tray[p, j]] = True
-    leader = np.full(ncolours, -1, np.int32)
+            for t in range(6):
+                if tray[p, t] >= 0:
+                    out[tray[p, t]] = True
     for c in range(ncolours):
         best = 0
         who = -1
@@ -224,76 +277,79 @@ def _game(
         who = leader[colour_of[k]]
         if who >= 0:
             scores[who] += points[k]
-    competition_ranks(scores, ranks)
-    return decisions, steps, tr_legal
+    competition_ranks(scores, core[RANKS][i])
+    finish(core, i, 0)
 
 
-@jit
-def _play(
-    cfg: np.ndarray,
-    counts: np.ndarray,
-    points: np.ndarray,
-    colour_of: np.ndarray,
-    ankh: np.ndarray,
-    up: np.ndarray,
-    down: np.ndarray,
-    faces: np.ndarray,
-    tray: np.ndarray,
-    seeds: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    count = seeds.shape[0]
+@jit_leaf
+def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray, again: bool) -> None:
+    """:func:`ziggurat.games.pyramix.encode.tensor` of the view (the same for every seat)."""
+    cfg, counts = conf[0], conf[1]
+    nkinds = cfg[_KINDS]
     nplayers = cfg[_P]
-    scores = np.zeros((count, nplayers), np.float64)
-    ranks = np.zeros((count, nplayers), np.int32)
-    decisions = np.zeros(count, np.int32)
-    steps = np.zeros(count, np.int32)
-    dummy = np.zeros(1, np.int32)
-    for g in range(count):
-        d, s, _ = _game(
-            cfg, counts, points, colour_of, ankh, up, down, faces, tray, seeds[g], scores[g], ranks[g],
-            False, dummy, dummy, dummy, dummy,
-        )  # fmt: skip
-        decisions[g] = d
-        steps[g] = s
-    return scores, ranks, decisions, steps
+    grid = gs[_GRID][i]
+    coll = gs[_COLL][i]
+    pool = gs[_POOL][i]
+    out[:] = 0.0
+    width = nkinds + 1
+    for p in range(NUM_POSITIONS):
+        k = grid[p]
+        if k >= 0:
+            out[p * width + k] = 1.0
+    actor = core[ACTOR][i]
+    over = actor == TERMINAL
+    if not over:
+        for t in range(core[NLEGAL][i]):
+            out[core[LEGAL][i, t] * width + nkinds] = 1.0
+    base = NUM_POSITIONS * width
+    for q in range(nplayers):
+        for k in range(nkinds):
+            if counts[k] and coll[q, k]:
+                out[base + q * nkinds + k] = coll[q, k] * (1.0 / counts[k])
+    base += nplayers * nkinds
+    if not over:
+        out[base + actor] = 1.0
+    base += nplayers
+    for k in range(nkinds):
+        if counts[k] and pool[k]:
+            out[base + k] = pool[k] * (1.0 / counts[k])
+    base += nkinds
+    out[base + (2 if over else 1)] = 1.0
+
+
+@jit_leaf
+def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
+    loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
 
 
 @jit
-def _trace(
-    cfg: np.ndarray,
-    counts: np.ndarray,
-    points: np.ndarray,
-    colour_of: np.ndarray,
-    ankh: np.ndarray,
-    up: np.ndarray,
-    down: np.ndarray,
-    faces: np.ndarray,
-    tray: np.ndarray,
-    seed: np.uint64,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    max_len = cfg[_MAX_LEN]
-    tr_actor = np.zeros(max_len, np.int32)
-    tr_action = np.zeros(max_len, np.int32)
-    tr_off = np.zeros(max_len + 1, np.int32)
-    tr_legal = np.zeros(1024, np.int32)
-    scores = np.zeros(cfg[_P], np.float64)
-    ranks = np.zeros(cfg[_P], np.int32)
-    _, steps, tr_legal = _game(
-        cfg, counts, points, colour_of, ankh, up, down, faces, tray, seed, scores, ranks,
-        True, tr_actor, tr_action, tr_off, tr_legal,
-    )  # fmt: skip
-    return tr_actor[:steps], tr_action[:steps], tr_off[: steps + 1], tr_legal[: tr_off[steps]], scores, ranks
+def _play(conf: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    return loops.play(_dims, _new, _play_loop, conf, seeds)
+
+
+@jit
+def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
+    return loops.trace(_dims, _new, _reset, _step, conf, seed, conf[0][_MAX_LEN])
+
+
+@jit
+def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+
+
+@jit_leaf
+def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
+    return loops.vstep(_reset, _step_at, _encode, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
     """Play one random game per seed: (scores, ranks, decisions, steps, ends); the game has one end, index 0."""
-    seeds = np.ascontiguousarray(seeds, np.uint64)
-    return (*_play(*config, seeds), np.zeros(seeds.shape[0], np.int8))
+    return _play(config, np.ascontiguousarray(seeds, np.uint64))
 
 
 def trace(config: Config, seed: int) -> tuple[object, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`); its one end, index 0."""
-    return (*_trace(*config, np.uint64(seed)), 0)
+    return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("pyramix", unsupported, prepare, play, trace)
+KERNEL = GameKernel("pyramix", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))

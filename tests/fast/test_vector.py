@@ -1,0 +1,215 @@
+"""Batched environments (``ziggurat.fast.VectorGame``) against the Python engine, step by step.
+
+Every game of the batch is played again in the engine with the same actions:
+the chance outcomes (and, with a learning seat, the random opponents' moves)
+the kernel played inside a step come from its log and are applied to the engine
+after checking that the engine offers the same set. After every step each game's
+acting player, observation (the adapters' encoding of the engine's view, to the
+last bit), legal-action mask, rewards and terminated flag must equal the engine's;
+at the end, the final observations and returns too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from ziggurat.core.errors import ZigguratError
+from ziggurat.core.game import CHANCE, State
+from ziggurat.core.registry import make_game
+from ziggurat.fast import VectorGame, vector_games
+from ziggurat.interop.encoding import encode_view
+
+# (game, players, options, games side by side, steps, learning seat)
+CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
+    ("kuhnah", 2, {}, 6, 700, None),
+    ("kuhnah", 3, {"jade-wild": True, "start-player": "random"}, 6, 500, None),
+    ("kuhnah", 4, {"open-jade": True}, 4, 300, None),
+    ("kuhnah", 6, {"jade-wild": True}, 2, 200, None),
+    ("kuhnah", 3, {}, 6, 250, 1),
+    ("pyramix", 2, {}, 6, 400, None),
+    ("pyramix", 3, {}, 4, 300, None),
+    ("pyramix", 4, {}, 4, 300, None),
+    ("pyramix", 2, {}, 6, 200, 0),
+    ("lucent", 2, {}, 6, 300, None),
+    ("lucent", 3, {"wildcards": True, "geomancers": True, "points": True}, 6, 300, None),
+    ("lucent", 4, {"geomancer-focus": True}, 4, 300, None),
+    ("lucent", 5, {"wildcards": True}, 4, 300, None),
+    ("lucent", 4, {"points": True, "geomancers": True}, 6, 200, 2),
+    # parameters away from the printed values (the observation scales with some of them)
+    ("kuhnah", 3, {"start-jade": 3, "remove-3": 30}, 6, 300, None),
+    ("kuhnah", 4, {"start-jade": 0, "remove-4": 0}, 4, 300, None),
+    ("pyramix", 3, {"ankhs": 6, "cranes": 5, "eyes": 2, "cobras": 4, "crane-points": 0}, 4, 300, None),
+    ("lucent", 4, {"colours": 7, "gems": 6, "wildcard-count": 3, "wildcards": True}, 4, 300, None),
+    ("lucent", 2, {"colours": 3, "gems": 12, "geomancer-count": 2, "geomancers": True, "points": True}, 6, 300, None),
+]
+
+
+def _consume(state: State, log: list[tuple[int, int, list[int]]], at: int) -> int:
+    """Apply the log from ``at`` while the engine does not wait for the caller; the next log index."""
+    while at < len(log) and not state.is_terminal():
+        actor, choice, choices = log[at]
+        cur = state.current_player()
+        if actor == CHANCE:
+            assert cur == CHANCE, f"the kernel drew chance where the engine has player {cur}"
+            assert sorted(a for a, _ in state.chance_outcomes()) == choices
+        else:
+            assert cur == actor, f"the kernel's opponent {actor} moved where the engine has {cur}"
+            assert sorted(state.legal_actions(actor)) == choices
+        state.apply_action(choice, None if actor == CHANCE else actor)
+        at += 1
+    return at
+
+
+def _check_decision(env: VectorGame, out: Any, i: int, state: State) -> None:
+    game = env.game
+    player = state.current_player()
+    assert player == out.player[i] >= 0
+    if env.seat is not None:
+        assert player == env.seat
+    mask = np.zeros(game.num_actions, np.bool_)
+    mask[state.legal_actions(player)] = True
+    assert np.array_equal(out.mask[i], mask)
+    want = np.asarray(encode_view(game, state.view(player)), np.float32)
+    assert np.array_equal(out.obs[i], want), f"observation differs at {np.flatnonzero(out.obs[i] != want)}"
+
+
+def _drive(game_id: str, players: int, options: dict[str, object], n: int, steps: int, seat: int | None) -> int:
+    game = make_game(game_id, players, options)
+    env = VectorGame(game, n, seed=players * 7 + 1, seat=seat, record_chance=True)
+    out = env.reset()
+    states = [game.new_initial_state() for _ in range(n)]
+    for i in range(n):
+        log = env.chance_log(i)
+        assert _consume(states[i], log, 0) == len(log)
+        _check_decision(env, out, i, states[i])
+    ended = 0
+    for _ in range(steps):
+        actions = env.sample_actions()
+        before = out.player
+        out = env.step(actions)
+        for i in range(n):
+            state = states[i]
+            state.apply_action(int(actions[i]), int(before[i]))
+            log = env.chance_log(i)
+            at = _consume(state, log, 0)
+            assert bool(out.terminated[i]) == state.is_terminal()
+            if state.is_terminal():
+                ended += 1
+                returns = np.asarray(state.returns())
+                assert np.array_equal(out.rewards[i], returns) and np.array_equal(out.final_returns[i], returns)
+                seats = [env.seat] if env.seat is not None else list(range(players))
+                for k, s in enumerate(seats):
+                    want = np.asarray(encode_view(game, state.view(s)), np.float32)
+                    assert np.array_equal(out.final_obs[i, k], want)
+                state = states[i] = game.new_initial_state()
+                at = _consume(state, log, at)
+            else:
+                assert not out.rewards[i].any()
+            assert at == len(log)
+            _check_decision(env, out, i, state)
+    return ended
+
+
+@pytest.mark.parametrize(("game_id", "players", "options", "n", "steps", "seat"), CASES)
+def test_vector_game_is_the_engine(
+    game_id: str, players: int, options: dict[str, object], n: int, steps: int, seat: int | None
+) -> None:
+    ended = _drive(game_id, players, options, n, steps, seat)
+    assert ended >= n  # every game of the batch ended at least once, and started again
+
+
+def test_every_stepped_game_has_cases() -> None:
+    assert set(vector_games()) == {g for g, *_ in CASES}
+
+
+def _run(env: VectorGame, steps: int) -> list[np.ndarray]:
+    seen = []
+    for _ in range(steps):
+        out = env.step(env.sample_actions())
+        seen += [out.obs, out.mask, out.player, out.rewards]
+    return seen
+
+
+def test_same_seed_same_run() -> None:
+    a = _run(VectorGame("kuhnah", 16, seed=3, players=3), 150)
+    b = _run(VectorGame("kuhnah", 16, seed=3, players=3), 150)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    c = _run(VectorGame("kuhnah", 16, seed=4, players=3), 150)
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+    # reset(seed) starts the same run again
+    env = VectorGame("kuhnah", 16, seed=9, players=3)
+    _run(env, 40)
+    env.reset(seed=3)
+    assert all(np.array_equal(x, y) for x, y in zip(a, _run(env, 150), strict=True))
+
+
+def test_bad_actions_are_refused_and_change_nothing() -> None:
+    env = VectorGame("kuhnah", 8, seed=5, players=2)
+    twin = VectorGame("kuhnah", 8, seed=5, players=2)
+    actions = env.sample_actions()
+    illegal = actions.copy()
+    row = np.flatnonzero(~env.step(actions).mask[3])[0]
+    twin.step(actions)
+    good = env.sample_actions()
+    illegal = good.copy()
+    illegal[3] = row
+    with pytest.raises(ZigguratError, match="game 3: action"):
+        env.step(illegal)
+    with pytest.raises(ZigguratError, match="shape"):
+        env.step(good[:5])
+    with pytest.raises(ZigguratError, match="shape"):
+        env.step(good.reshape(2, 4))
+    with pytest.raises(ZigguratError, match="whole numbers"):
+        env.step(good.astype(np.float64))
+    with pytest.raises(ZigguratError, match="game 0"):
+        env.step(np.full(8, -1))
+    wrapped = good.astype(np.int64)
+    wrapped[5] += 1 << 32  # the same id once cut to 32 bits: still not an action id
+    with pytest.raises(ZigguratError, match=r"game 5: action \d+ is not an action id"):
+        env.step(wrapped)
+    a, b = env.step(good), twin.step(good)
+    assert np.array_equal(a.obs, b.obs) and np.array_equal(a.mask, b.mask) and np.array_equal(a.player, b.player)
+
+
+def test_bad_setups_are_refused() -> None:
+    with pytest.raises(ZigguratError, match="number of games"):
+        VectorGame("kuhnah", 0)
+    with pytest.raises(ZigguratError, match="seat"):
+        VectorGame("kuhnah", 2, players=3, seat=3)
+    with pytest.raises(ZigguratError, match="seed"):
+        VectorGame("kuhnah", 2).reset(seed=-1)
+    with pytest.raises(ZigguratError, match="record_chance"):
+        VectorGame("kuhnah", 2).chance_log(0)
+    for game_id in ("kukulkan", "nakum"):  # kernels that play whole games only, so far
+        if game_id not in vector_games():
+            with pytest.raises(ZigguratError, match="can't be stepped yet"):
+                VectorGame(game_id, 2)
+
+
+def test_copies_unless_asked_not_to() -> None:
+    env = VectorGame("kuhnah", 4, seed=1)
+    first = env.step(env.sample_actions())
+    kept = first.obs.copy()
+    env.step(env.sample_actions())
+    assert np.array_equal(first.obs, kept)
+    shared = VectorGame("kuhnah", 4, seed=1, copy=False)
+    one = shared.step(shared.sample_actions())
+    two = shared.step(shared.sample_actions())
+    assert np.shares_memory(one.obs, two.obs) and np.array_equal(one.obs, two.obs)
+    with pytest.raises(ValueError, match="read-only"):
+        one.obs[0, 0] = 1.0  # the environment's own rows: writing them would corrupt the next observations
+
+
+def test_learning_seat_always_acts() -> None:
+    env = VectorGame("kuhnah", 32, seed=2, players=4, seat=2)
+    ends = 0
+    for _ in range(300):
+        out = env.step(env.sample_actions())
+        assert (out.player == 2).all()
+        ends += int(out.terminated.sum())
+    assert ends > 32
