@@ -65,7 +65,7 @@ def test_simulate_sweep_compares_settings(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
     args = ["simulate", "kuhnah", "--games", "10", "--jobs", "1", "--sweep", "start-jade=2,8", "--sweep",
             "remove-2=19,29", "--measure-games", "3", "--out", str(out)]  # fmt: skip
-    result = runner.invoke(app, args)
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})  # a terminal wide enough for the whole table
     assert result.exit_code == 0, result.output
     assert "sweep" in result.output and "P1 adv %" in result.output
     summary = json.loads((out / "summary.json").read_text())

@@ -65,7 +65,11 @@ SOURCE_MUTANTS: dict[str, list[tuple[str, str, str]]] = {
             "if cap[s] == 1 or o & bit or _pop(o) >= 2:",
             "if cap[s] == 1 or _pop(o) >= 2:",
         ),
-        ("a second offering ends the game", "if pl[p, P_MADE] >= 2:", "if pl[p, P_MADE] >= 3:"),
+        (
+            "a second offering ends the game",
+            "if pl[p, P_MADE] >= cfg[_TO_END]:",
+            "if pl[p, P_MADE] >= cfg[_TO_END] + 1:",
+        ),
         (
             "the round limit is its own end",
             "end = END_SECOND_OFFERING if sv[S_END] else END_ROUND_LIMIT",

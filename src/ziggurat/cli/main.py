@@ -205,7 +205,8 @@ def play(
     if finished:
         return
     if save is not None:
-        console.print(Text(f"to go on: ziggurat play --resume {save}", style="dim"))
+        # never wrapped: the command must paste back whole, however narrow the terminal
+        console.print(Text(f"to go on: ziggurat play --resume {save}", style="dim"), soft_wrap=True)
     else:
         console.print(Text("nothing was saved (give --save FILE to keep an unfinished game)", style="dim"))
     raise typer.Exit(130 if session.interrupted else 1)

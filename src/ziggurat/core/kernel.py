@@ -85,14 +85,14 @@ class Trace:
 
 @dataclass(frozen=True)
 class StepKernel:
-    """A kernel written as step functions (see :mod:`ziggurat.fast.loops`), which batched environments use.
+    """A kernel written as step functions (see :mod:`ziggurat.core.loops`), which batched environments use.
 
     * ``dims(config)``: ``(players, legal capacity, observation size, number of
       action ids, chance events per step, chance outcomes per step)``;
     * ``new(config, n)``: the game's arrays for ``n`` games side by side;
     * ``vreset(config, core, gs, base, seat, obs, mask)`` and
       ``vstep(config, core, gs, base, seat, arrays)``: the shared driver's
-      :func:`~ziggurat.fast.loops.vreset` and :func:`~ziggurat.fast.loops.vstep`
+      :func:`~ziggurat.core.loops.vreset` and :func:`~ziggurat.core.loops.vstep`
       run over this game's functions.
     """
 

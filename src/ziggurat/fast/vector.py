@@ -7,7 +7,7 @@
 >>> out.obs.shape, out.mask.shape, out.rewards.shape                   # doctest: +SKIP
 ((256, 2327), (256, 165), (256, 3))
 
-Every game is a kernel game (see :mod:`ziggurat.fast.loops`): chance is played
+Every game is a kernel game (see :mod:`ziggurat.core.loops`): chance is played
 inside, each row's observation is the acting seat's, encoded exactly as the
 adapters encode ``state.view(seat)`` (the game's ``tensor`` hook), and a game
 that ends starts again at once (its last observations and returns are in
@@ -122,7 +122,7 @@ class VectorGame:
         self.seat = seat
         self.copy = copy
         self.record_chance = record_chance
-        from ziggurat.fast import loops
+        from ziggurat.core import loops
 
         self._loops = loops
         # a step and the next game's setup may both draw: room for twice a step's chance

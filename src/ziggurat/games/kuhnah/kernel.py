@@ -12,7 +12,7 @@ legal actions; chance draws uniformly from the deck.
 
 Action ids are the engine's, so a trace replays through
 ``KuhNahState.apply_action`` step by step (``tests/fast``). The game is
-written as the step functions of :mod:`ziggurat.fast.loops` (reset, step,
+written as the step functions of :mod:`ziggurat.core.loops` (reset, step,
 encode), which runs random play, traces and :class:`ziggurat.fast.VectorGame`;
 :func:`_encode` writes exactly :func:`ziggurat.games.kuhnah.encode.tensor` of a
 seat's view.
@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.fast import loops
-from ziggurat.fast.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
 from ziggurat.games.kuhnah.encode import tensor_size
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ who can't play is out, one without cards skipped, and the game ends when nobody
 can play. Scores: 1 for the last placer, and with ``points`` 1 per emptied hand
 and 1 for ending on a Geomancer. Every player chooses uniformly among the
 legal plays. Action ids (``kind * 45 + slot``) and chance ids (cards) are the
-engine's. Written as the step functions of :mod:`ziggurat.fast.loops`;
+engine's. Written as the step functions of :mod:`ziggurat.core.loops`;
 :func:`_encode` writes exactly :func:`ziggurat.games.lucent.encode.tensor` of a
 seat's view.
 """
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.fast import loops
-from ziggurat.fast.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
 from ziggurat.games.lucent.encode import tensor_size
 from ziggurat.games.lucent.rules import ABOVE, FOCUS, NUM_SLOTS, SUPPORTS, WIDTH
 

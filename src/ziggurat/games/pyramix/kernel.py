@@ -9,7 +9,7 @@ it down, and the game ends when the player to move can take nothing. Scoring
 puts tray cobras out with their edge neighbours and gives each colour's tray
 cubes to its strict ankh leader. Every player chooses uniformly among the
 removable cubes. Action and chance ids are the engine's (a place; a kind).
-Written as the step functions of :mod:`ziggurat.fast.loops`; :func:`_encode`
+Written as the step functions of :mod:`ziggurat.core.loops`; :func:`_encode`
 writes exactly :func:`ziggurat.games.pyramix.encode.tensor` of a view (Pyramix
 hides nothing, so every seat's is the same).
 
@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.fast import loops
-from ziggurat.fast.loops import ACTOR, LEGAL, NLEGAL, RANKS, RNG, SCORES, TERMINAL, TRACING, below_at, drawn, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, RNG, SCORES, TERMINAL, TRACING, below_at, drawn, finish
 from ziggurat.games.pyramix.encode import tensor_size
 from ziggurat.games.pyramix.geometry import DOWN, FACES, NUM_BASE, NUM_POSITIONS, TRAY_NEIGHBOURS, UP
 
