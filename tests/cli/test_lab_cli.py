@@ -61,11 +61,18 @@ def test_search_bots_are_not_followed_unless_asked(tmp_path: Path) -> None:
     assert "balance" in summary["measures"]["results"]["base"]
 
 
-def test_simulate_sweep_compares_settings(tmp_path: Path) -> None:
+def test_simulate_sweep_compares_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a terminal of its own, wide enough for the whole table (the shared console keeps the width and any live
+    # display another test of this worker left it with)
+    from rich.console import Console
+
+    import ziggurat.cli.analysis as cli_analysis
+
+    monkeypatch.setattr(cli_analysis, "console", Console(markup=False, width=200))
     out = tmp_path / "sweep"
     args = ["simulate", "kuhnah", "--games", "10", "--jobs", "1", "--sweep", "start-jade=2,8", "--sweep",
             "remove-2=19,29", "--measure-games", "3", "--out", str(out)]  # fmt: skip
-    result = runner.invoke(app, args, env={"COLUMNS": "200"})  # a terminal wide enough for the whole table
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "sweep" in result.output and "P1 adv %" in result.output
     summary = json.loads((out / "summary.json").read_text())
