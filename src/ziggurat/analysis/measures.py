@@ -63,12 +63,15 @@ PERCENT = frozenset({"seat1_advantage", "shared_wins", "winner_behind", "decided
 """The measures that are shares, shown in percent."""
 
 
-def _mean(values: Sequence[float]) -> dict[str, float]:
-    """Mean with a 95% normal interval (``n`` values)."""
-    n = len(values)
-    m, sd = mean_sd(values)
+def _interval(m: float, sd: float, n: int) -> dict[str, float]:
+    """Mean ``m`` of ``n`` values with a 95% normal interval (none for one value)."""
     half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
     return {"mean": m, "low": m - half, "high": m + half, "n": n}
+
+
+def _mean(values: Sequence[float]) -> dict[str, float]:
+    """Mean with a 95% normal interval (``n`` values)."""
+    return _interval(*mean_sd(values), len(values))
 
 
 def _rate(successes: float, n: int) -> dict[str, float]:
@@ -131,10 +134,7 @@ def tally_measures(tally: SetupTally, seed: int = 0) -> dict[str, dict[str, floa
 
 def _from_histogram(h: Histogram) -> dict[str, float]:
     """Mean with a 95% normal interval, from counted values (as :func:`_mean` from the values)."""
-    n = h.n
-    m, sd = h.mean_sd()
-    half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
-    return {"mean": m, "low": m - half, "high": m + half, "n": n}
+    return _interval(*h.mean_sd(), h.n)
 
 
 # ------------------------------------------------------------ from play
