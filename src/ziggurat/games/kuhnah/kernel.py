@@ -159,19 +159,17 @@ def _fits(conf: Config, grid: np.ndarray, wild_half: np.ndarray, player: int, ca
     my_r = rsym[card]
     a = grid[player, r - 1, c]
     b = grid[player, r - 1, c + 1]
-    if not (
-        value[a] > v or my_l == wild or wild_half[2 * card] or rsym[a] == my_l or rsym[a] == wild or wild_half[2 * a + 1]
-    ):
+    my_l_wild = my_l == wild or wild_half[2 * card]
+    my_r_wild = my_r == wild or wild_half[2 * card + 1]
+    if not (value[a] > v or my_l_wild or rsym[a] == my_l or rsym[a] == wild or wild_half[2 * a + 1]):
         return False
-    return (
-        value[b] > v or my_r == wild or wild_half[2 * card + 1] or lsym[b] == my_r or lsym[b] == wild or wild_half[2 * b]
-    )
+    return value[b] > v or my_r_wild or lsym[b] == my_r or lsym[b] == wild or wild_half[2 * b]
 
 
 @jit_leaf
 def _placements(conf: Config, core: Any, gs: Any, i: int, player: int) -> None:
     """The legal placements of the taken card, then the wild halves (with jade-wild)."""
-    cfg, value, lsym, rsym, offsets = conf
+    cfg, offsets = conf[0], conf[4]
     grid = gs[_GRID][i]
     ints = gs[_INTS][i]
     own = gs[_OWN][i]
@@ -316,9 +314,7 @@ def _greedy(conf: Config, core: Any, gs: Any, i: int) -> int:
         if quarry[s] >= 0:
             c = _best_cost(conf, gs, i, player, quarry[s]) - quarry_jade[s]
             costs[s] = c
-            if cheapest < 0 or c < costs[cheapest]:
-                cheapest = s
-            elif c == costs[cheapest] and below_at(core[ORNG], i, 2) == 1:
+            if cheapest < 0 or c < costs[cheapest] or (c == costs[cheapest] and below_at(core[ORNG], i, 2) == 1):
                 cheapest = s
     if ints[0, player] == 0 or costs[cheapest] <= TAKE_THRESHOLD:
         action = TAKE + cheapest

@@ -27,10 +27,23 @@ import numpy as np
 from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, ORNG, RANKS, RNG, SCORES, TERMINAL, TRACING, below_at, drawn, finish
+from ziggurat.core.loops import (
+    ACTOR,
+    LEGAL,
+    NLEGAL,
+    ORNG,
+    RANKS,
+    RNG,
+    SCORES,
+    TERMINAL,
+    TRACING,
+    below_at,
+    drawn,
+    finish,
+)
 from ziggurat.games.pyramix.encode import tensor_size
-from ziggurat.games.pyramix.heuristic import REPLY_WEIGHT
 from ziggurat.games.pyramix.geometry import DOWN, FACES, NUM_BASE, NUM_POSITIONS, TRAY_NEIGHBOURS, UP
+from ziggurat.games.pyramix.heuristic import REPLY_WEIGHT
 
 if TYPE_CHECKING:
     from ziggurat.core.game import Game
@@ -314,9 +327,7 @@ def _margin(scores: np.ndarray, player: int) -> float:
 
 
 @jit_inline
-def _copy(
-    grid: np.ndarray, cover: np.ndarray, coll: np.ndarray, g: np.ndarray, c: np.ndarray, k: np.ndarray
-) -> None:
+def _copy(grid: np.ndarray, cover: np.ndarray, coll: np.ndarray, g: np.ndarray, c: np.ndarray, k: np.ndarray) -> None:
     """A position into the greedy's scratch (element by element: a leaf allocates nothing)."""
     for p in range(NUM_POSITIONS):
         g[p] = grid[p]
