@@ -45,9 +45,9 @@ def test_the_batched_env_hands_out_the_vector_games(game: str, players: int) -> 
             assert np.array_equal(env.rewards[agent], out.rewards[:, p])
             assert np.array_equal(env.terminations[agent], out.terminated)
             if out.terminated.any():
-                final = env.infos[agent]["final_observation"]
-                assert np.array_equal(env.infos[agent]["_final_observation"], out.terminated)
-                assert np.array_equal(final[out.terminated], out.final_obs[out.terminated, p])
+                where = env.infos[agent]["final_index"]
+                assert np.array_equal(where, np.flatnonzero(out.terminated))
+                assert np.array_equal(env.infos[agent]["final_observation"], out.final_obs[where, p])
             else:
                 assert "final_observation" not in env.infos[agent]
         ended += int(out.terminated.sum())
@@ -104,6 +104,10 @@ def test_seeded_runs_repeat_and_reset_restarts_them() -> None:
     assert all(np.array_equal(x, y) for x, y in zip(first, run(b), strict=True))
     a.reset(seed=11)
     assert all(np.array_equal(x, y) for x, y in zip(first, run(a), strict=True))
+    fast = ZigguratBatchedAECEnv("pyramix", num_envs=4, players=3, seed=11, copy=False)
+    assert all(np.array_equal(x, y) for x, y in zip(first, run(fast), strict=True))
+    obs = fast.last()[0]
+    assert not obs["observation"].flags.writeable and not obs["action_mask"].flags.writeable
 
 
 def test_bad_input_is_refused_and_nothing_moves() -> None:

@@ -20,14 +20,18 @@ environment with each of its values made a batch over ``num_envs`` games
   their rewards accumulated since they last acted, and termination flags;
 * :meth:`step` takes one action per game, for the agent that decides there;
 * :attr:`rewards`, :attr:`terminations`, :attr:`truncations` and :attr:`infos`
-  are dicts by agent, each value an array over the games.
+  are dicts by agent, each value an array over the games (the termination and
+  truncation arrays are shared by the agents: a game ends for all at once).
 
 Where the AEC environment would wait for every agent to see the end, a game here
 starts again at once (same-step autoreset, as the Gymnasium vector
 environments): in the step that ended game ``i``, every agent's
 ``terminations[agent][i]`` is true, its ``rewards[agent][i]`` is its return (in
-``[-1, 1]``), and ``infos[agent]["final_observation"][i]`` is its last view of
-that game; the observation and selection are already the new game's. Rewards
+``[-1, 1]``), and ``infos[agent]`` holds ``final_index`` (the games that
+ended) and ``final_observation`` (the agent's last view of each, one row per
+index); the observation and selection are already the new game's.
+``copy=False`` hands out read-only views of the environment's own observation
+and mask arrays, overwritten by the next step (faster). Rewards
 come only at the end, so what an agent accumulates between two of its turns is
 its return in the step a game of it ended and 0 otherwise: :meth:`last` gives the
 acting agent's, and :attr:`rewards` every agent's, of the last step.
@@ -60,8 +64,10 @@ class ZigguratBatchedAECEnv:
         players: int | None = None,
         options: Mapping[str, object] | None = None,
         seed: int = 0,
+        copy: bool = True,
     ):
         self._vector = VectorGame(game, num_envs, seed=seed, options=options, players=players, copy=False)
+        self.copy = copy
         v = self._vector
         self.game = v.game
         self.num_envs = v.num_envs
@@ -109,7 +115,10 @@ class ZigguratBatchedAECEnv:
 
     def observe_acting(self) -> dict[str, np.ndarray]:
         """Each game's acting agent's view tensor and action mask (one row per game)."""
-        return {"observation": self._out.obs.copy(), "action_mask": self._out.mask.astype(np.int8)}
+        obs, mask = self._out.obs, self._out.mask.view(np.int8)
+        if self.copy:
+            obs, mask = obs.copy(), mask.copy()
+        return {"observation": obs, "action_mask": mask}
 
     def last(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """``(observation, reward, termination, truncation, info)`` of each game's acting agent.
@@ -121,7 +130,7 @@ class ZigguratBatchedAECEnv:
         rows = np.arange(self.num_envs)
         reward = self._out.rewards[rows, self._out.player].copy()
         done = self._out.terminated.copy()
-        return self.observe_acting(), reward, done, np.zeros(self.num_envs, np.bool_), {}
+        return self.observe_acting(), reward, done, self.truncations[self.possible_agents[0]], {}
 
     def step(self, actions: Any) -> None:
         """One action per game, by the agent that decides there; chance is played inside.
@@ -132,15 +141,15 @@ class ZigguratBatchedAECEnv:
         self._out = self._vector.step(actions)
         out = self._out
         ended = out.terminated
-        finals = out.final_obs
+        where = np.flatnonzero(ended)
+        done = ended.copy()
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = out.rewards[:, p].copy()
-            self.terminations[agent] = ended.copy()
-            self.truncations[agent] = np.zeros(self.num_envs, np.bool_)
+            self.terminations[agent] = done
             info: dict[str, Any] = {}
-            if ended.any():
-                info["final_observation"] = np.where(ended[:, None], finals[:, p], 0.0).astype(np.float32)
-                info["_final_observation"] = ended.copy()
+            if len(where):
+                info["final_index"] = where
+                info["final_observation"] = out.final_obs[where, p]
             self.infos[agent] = info
 
     def sample_actions(self) -> np.ndarray:
@@ -161,5 +170,7 @@ class ZigguratBatchedAECEnv:
         n = self.num_envs
         self.rewards: dict[str, np.ndarray] = {a: np.zeros(n) for a in self.possible_agents}
         self.terminations: dict[str, np.ndarray] = {a: np.zeros(n, np.bool_) for a in self.possible_agents}
-        self.truncations: dict[str, np.ndarray] = {a: np.zeros(n, np.bool_) for a in self.possible_agents}
+        never = np.zeros(n, np.bool_)  # games never truncate
+        never.flags.writeable = False
+        self.truncations: dict[str, np.ndarray] = dict.fromkeys(self.possible_agents, never)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
