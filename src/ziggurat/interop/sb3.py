@@ -140,8 +140,8 @@ class KernelVecEnv(VecEnv):
             self._mask[sl] = out.mask
             rewards[sl] = out.rewards[:, seat]
             dones[sl] = out.terminated
-            for i in np.flatnonzero(out.terminated):
-                finished.append((sl.start + int(i), out.final_obs[i, 0].copy()))
+            for j in np.flatnonzero(out.terminated):
+                finished.append((sl.start + int(j), out.final_obs[j, 0].copy()))
         self._return += rewards
         self._length += 1
         elapsed = round(time.perf_counter() - self._t0, 6)
