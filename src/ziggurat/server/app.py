@@ -69,7 +69,6 @@ from ziggurat.server.security import SecurityHeaders, same_site
 from ziggurat.server.service import (
     BOT_LEVELS,
     STATUS_OF,
-    WEB_BOTS,
     CreateRequest,
     MoveTimer,
     SeatProof,
@@ -77,6 +76,7 @@ from ziggurat.server.service import (
     ServiceError,
     TableService,
     table_summary,
+    web_bots,
 )
 from ziggurat.server.store import LogWriter, Store
 from ziggurat.web import i18n, pages
@@ -559,7 +559,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             games=lobby_games(),
             games_json=json.dumps(lobby_games()),
             tables=tables,
-            bots=[b for b in WEB_BOTS if b in bot_names()],
+            bots=[b for b in web_bots() if b in bot_names()],
             levels=sorted(BOT_LEVELS),
         )
 
@@ -620,7 +620,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------- API
     @app.get("/api/games")
     async def api_games() -> Any:
-        return {"games": lobby_games(), "bots": list(WEB_BOTS), "levels": BOT_LEVELS}
+        return {"games": lobby_games(), "bots": list(web_bots()), "levels": BOT_LEVELS}
 
     @app.get("/api/tables")
     async def api_tables() -> Any:

@@ -44,6 +44,17 @@ BOT_LEVELS: dict[int, dict[str, Any]] = {
 }
 DEFAULT_LEVEL = 3  # an ismcts seat with no level chosen
 WEB_BOTS = ("random", "greedy", "ismcts")
+LEARNED = "learned"  # offered too where it can play: the train extra installed, a policy shipped
+
+
+def web_bots() -> tuple[str, ...]:
+    """The bots the lobby offers: :data:`WEB_BOTS`, and ``learned`` where the ``train`` extra is installed and
+    a trained policy is shipped (:func:`ziggurat.bots.learned.available`)."""
+    from ziggurat.bots.learned import available
+
+    return (*WEB_BOTS, LEARNED) if available() else WEB_BOTS
+
+
 MAX_TABLE_PLAYERS = 8
 INVITE_GONE = N_("this invite link is not valid (it was used, or a newer one replaced it)")
 
@@ -514,15 +525,25 @@ class TableService:
 
     @staticmethod
     def _bot_seat(i: int, s: SeatRequest, game: Any) -> SeatRecord:
-        if s.bot not in WEB_BOTS:
+        offered = web_bots()
+        if s.bot not in offered:
             raise ServiceError(
                 "bad_request",
                 "seat {seat}: the bots are {bots}, not {bot!r}",
                 seat=i + 1,
-                bots=", ".join(WEB_BOTS),
+                bots=", ".join(offered),
                 bot=s.bot,
             )
         get_bot(s.bot)
+        if s.bot == LEARNED:
+            from ziggurat.bots.learned import fits
+
+            if not fits(game):
+                raise ServiceError(
+                    "bad_request",
+                    "seat {seat}: the learned bot has no policy for this game and player count",
+                    seat=i + 1,
+                )
         params: dict[str, Any] = {}
         if s.bot == "ismcts":
             level = DEFAULT_LEVEL if s.level is None else s.level
