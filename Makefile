@@ -43,8 +43,8 @@ play: setup-play
 	$(BIN)/ziggurat play kuhnah --players 3 --seats human,random,random
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: setup
 	$(BIN)/mypy

@@ -68,6 +68,7 @@ from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.security import SecurityHeaders, same_site
 from ziggurat.server.service import (
     BOT_LEVELS,
+    LEARNED,
     STATUS_OF,
     CreateRequest,
     MoveTimer,
@@ -422,9 +423,20 @@ def lobby_games() -> list[dict[str, Any]]:
                 "summary": spec.summary,
                 "options": options,
                 "simultaneous": spec.has_simultaneous_moves,
+                # the player counts the learned bot has a policy for (none without the train extra)
+                "learned": learned_players(spec.id, spec.min_players, spec.max_players),
             }
         )
     return out
+
+
+def learned_players(game_id: str, low: int, high: int) -> list[int]:
+    """The player counts of ``game_id`` the lobby may seat the learned bot at (a shipped policy and torch)."""
+    from ziggurat.bots.learned import shipped_policy, torch_installed
+
+    if LEARNED not in web_bots() or not torch_installed():
+        return []
+    return [n for n in range(low, high + 1) if shipped_policy(game_id, n).is_file()]
 
 
 # --------------------------------------------------------------------------- the app
