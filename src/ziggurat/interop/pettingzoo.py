@@ -39,7 +39,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from ziggurat.core.errors import ParseActionError
-from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.registry import make_game
 from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_array, tensor_size, value_bounds
 
@@ -180,9 +180,10 @@ class ZigguratAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         table = self.table
         state = table.state
         previous = getattr(self, "agent_selection", None)
-        if previous in self.infos:  # its mask was for the position it chose in: all zeros now, until it is selected
-            self.infos[previous] = {"action_mask": table.no_mask}
-        if state.is_terminal():
+        infos = self.infos
+        if previous in infos:  # its mask was for the position it chose in: all zeros now, until it is selected
+            infos[previous] = {"action_mask": table.no_mask}
+        if state.current == TERMINAL:
             returns = state.returns()
             for a in self.agents:
                 self.rewards[a] = float(returns[table.index[a]])
@@ -190,10 +191,12 @@ class ZigguratAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
             if self.agents and previous not in self.agents:
                 self.agent_selection = self.agents[0]
             return
-        player = state.players_to_move()[0]
+        player = state.current
+        if player < 0:  # a simultaneous node: its players are selected lowest seat first
+            player = state.players_to_move()[0]
         agent = table.agents[player]
         self.agent_selection = agent
-        self.infos[agent] = {"action_mask": table.mask(player)}
+        infos[agent] = {"action_mask": table.mask(player)}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's view tensor and action mask (built now: ``last(observe=False)`` skips it)."""
@@ -206,11 +209,13 @@ class ZigguratAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        table.state.apply_action(_action_id(action), table.index[agent])
-        table.resolve_chance()
+        state = table.state
+        state.apply_action(action if type(action) is int else _action_id(action), table.index[agent])
+        if state.current == CHANCE:
+            table.resolve_chance()
         self._cumulative_rewards[agent] = 0.0
         self._select()
-        if table.state.is_terminal():  # the rewards are zeros until the end: nothing to add before
+        if state.current == TERMINAL:  # the rewards are zeros until the end: nothing to add before
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
