@@ -122,6 +122,25 @@ def test_openspiel_legal_list_is_the_new_positions_after_apply_and_clone(case: t
         assert action in before.legal_actions() or before.is_chance_node()
 
 
+@pytest.mark.parametrize("gid", ["kukulkan", "nakum"])
+def test_openspiel_simultaneous_legal_lists_follow_the_engine(gid: str) -> None:
+    """At a simultaneous node the adapter keeps each player's list while choices are collected: never stale."""
+    game = zo.load(gid, 3)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(8)
+    checked = 0
+    while not state.is_terminal() and checked < 40:
+        zs = state.zstate
+        if zs.is_simultaneous_node():
+            p = state.current_player()
+            fresh = zs.clone()  # a clone's lists are worked out anew by the engine
+            assert state.legal_actions() == fresh.legal_actions(p) == _cpp(state, "legal_actions")
+            checked += 1
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert checked > 0
+
+
 def test_openspiel_legal_actions_of_a_player_not_to_move() -> None:
     game = zo.load("kuhnah", 3)
     state = game.new_initial_state()

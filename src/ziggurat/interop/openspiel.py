@@ -175,10 +175,13 @@ class _Core:
 
     ``pending`` holds the hidden choices already made at a simultaneous node;
     ``own[p]`` is player ``p``'s own actions (for its information state), of
-    which the first ``revealed[p]`` everyone has seen.
+    which the first ``revealed[p]`` everyone has seen. ``legal`` keeps the legal
+    actions asked for at a simultaneous node while its choices are collected
+    (the engine state does not move then), for the position whose history has
+    ``legal_at`` actions: any engine move makes it stale, and it is dropped.
     """
 
-    __slots__ = ("own", "pending", "revealed", "state")
+    __slots__ = ("legal", "legal_at", "own", "pending", "revealed", "state")
 
     def __init__(self, state: ZState, pending: dict[int, int], own: list[list[int]], revealed: list[int] | None = None):
         self.state = state
@@ -186,6 +189,19 @@ class _Core:
         self.own = own
         # how many of each player's own actions everyone has seen (the rest: choices of a round not yet revealed)
         self.revealed = [len(o) for o in own] if revealed is None else revealed
+        self.legal: dict[int, list[int]] = {}
+        self.legal_at = -1
+
+    def sim_legal(self, player: int) -> list[int]:
+        """``player``'s legal actions at the current simultaneous node (kept while the node lasts)."""
+        n = len(self.state.history)
+        if self.legal_at != n:
+            self.legal = {}
+            self.legal_at = n
+        legal = self.legal.get(player)
+        if legal is None:
+            legal = self.legal[player] = self.state.legal_actions(player)
+        return legal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return _Core(self.state.clone(), dict(self.pending), [o.copy() for o in self.own], self.revealed.copy())
@@ -287,11 +303,14 @@ class ZigguratSpielState(pyspiel.State):
         elif cur == TERMINAL:
             return []
         elif player is None or player == core.to_move():  # a simultaneous node, one player at a time
-            return zs.legal_actions(core.to_move()).copy()
+            return core.sim_legal(core.to_move()).copy()
         return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]  # other players: C++ says
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._core.state.legal_actions(player).copy()
+        core = self._core
+        if core.state.current == SIMULTANEOUS:
+            return core.sim_legal(player).copy()
+        return core.state.legal_actions(player).copy()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Explicit chance outcomes with probabilities."""
@@ -310,7 +329,7 @@ class ZigguratSpielState(pyspiel.State):
         action = int(action)
         if cur == SIMULTANEOUS:
             player = core.to_move()
-            if action not in zs.legal_actions(player):
+            if action not in core.sim_legal(player):
                 zs.apply_action(action, player)  # raises the engine's clear error, changes nothing
             core.pending[player] = action
             core.own[player].append(action)
