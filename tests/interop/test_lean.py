@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.interop.cases import CASES, case_id
-from ziggurat.core.errors import ParseActionError
+from ziggurat.core.errors import IllegalActionError, ParseActionError
 from ziggurat.core.game import CHANCE, TERMINAL
 from ziggurat.core.match import random_playout
 from ziggurat.core.registry import make_game
@@ -222,6 +222,26 @@ def test_pettingzoo_lean_loop_plays_the_same_game_as_the_observing_one() -> None
         return [a for _, a in env.table.state.history]
 
     assert play(True) == play(False)
+
+
+@pytest.mark.parametrize("bad_seat", [0, 1, 2])
+def test_pettingzoo_parallel_bad_choice_of_any_mover_changes_nothing(bad_seat: int) -> None:
+    env = zp.parallel_env(game="kukulkan", players=3, seed=3)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(3)
+    while len([a for a in env.agents if obs[a]["action_mask"].any()]) < 3:  # a node where all three decide
+        movers = [a for a in env.agents if obs[a]["action_mask"].any()]
+        obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in movers})
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents}
+    bad = env.agents[bad_seat]
+    actions[bad] = int(np.flatnonzero(obs[bad]["action_mask"] == 0)[0])
+    before = env.table.state.to_json()
+    with pytest.raises(IllegalActionError):
+        env.step(actions)
+    assert env.table.state.to_json() == before
+    with pytest.raises(ParseActionError):
+        env.step({**actions, bad: 1.5})
+    assert env.table.state.to_json() == before
 
 
 def test_pettingzoo_shared_zero_mask_cannot_be_written() -> None:

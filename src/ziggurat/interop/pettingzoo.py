@@ -256,11 +256,15 @@ class ZigguratParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         missing = [a for a in movers if a not in actions]
         if missing:
             raise ParseActionError(f"no action for {', '.join(missing)}, who must decide now")
-        trial = state.clone()
-        for agent in movers:  # check all first, so a bad action changes nothing
-            trial.apply_action(_action_id(actions[agent]), self.table.index[agent])
-        for agent in movers:
-            state.apply_action(_action_id(actions[agent]), self.table.index[agent])
+        index = self.table.index
+        chosen = [(index[agent], _action_id(actions[agent])) for agent in movers]  # malformed: refused here
+        # Check every choice before applying any, so a bad one changes nothing. The choices of a
+        # simultaneous node are hidden from each other, so each is legal or not on its own: no trial copy.
+        for p, a in chosen:
+            if a not in state.legal_actions(p):
+                state.apply_action(a, p)  # raises the engine's error; nothing has been applied yet
+        for p, a in chosen:
+            state.apply_action(a, p)
         self.table.resolve_chance()
         done = state.is_terminal()
         returns = state.returns()
