@@ -40,6 +40,17 @@ def test_encode_array_is_encode_view_as_float32(case: tuple[str, int]) -> None:
     assert not np.array_equal(a, b)  # a fresh array every call: the caller may write in it
 
 
+def test_encode_array_of_a_game_that_cannot_be_cached() -> None:
+    game = make_game("pyramix", 2)
+
+    class Unhashable(type(game)):  # type: ignore[misc]
+        __hash__ = None  # type: ignore[assignment]
+
+    odd = Unhashable(2)
+    view = odd.new_initial_state().view(0)
+    assert encode_array(odd, view).tolist() == encode_array(game, view).tolist()
+
+
 @pytest.mark.parametrize("legal", [[], [0], [1, 5, 9], list(range(0, 120, 3)), list(range(100))])
 def test_action_mask_marks_exactly_the_legal_ids(legal: list[int]) -> None:
     mask = action_mask(legal, 120)

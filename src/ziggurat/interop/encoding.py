@@ -80,7 +80,10 @@ def encode_array(game: Game, view: Mapping[str, Any]) -> np.ndarray:
     >>> encode_array(game, view).tolist() == encode_view(game, view)
     True
     """
-    encoder = _encoders.get(game)
+    try:
+        encoder = _encoders.get(game)
+    except TypeError:  # a game object that can't be weakly referenced or hashed: no cache
+        return _make_encoder(game)(view)
     if encoder is None:
         encoder = _encoders[game] = _make_encoder(game)
     return encoder(view)
