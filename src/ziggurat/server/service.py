@@ -555,12 +555,22 @@ class TableService:
         return mine[0] if len(mine) == 1 and table.controller(mine[0]) == "human" else None
 
     def holder(self, table: LiveTable, proof: SeatProof | None) -> int | None:
-        """The seat ``proof`` holds at ``table`` now: its seat secret's, else its account's (``None``: none)."""
+        """The seat ``proof`` holds at ``table`` now: its seat secret's, else its account's (``None``: none).
+
+        The answer depends only on the table's seats, so it is remembered until they change
+        (``table.seats_version``): a socket's every move doesn't hash its secret again.
+        """
         if proof is None:
             return None
+        known = table.holders.get(proof)
+        if known is not None and known[0] == table.seats_version:
+            return known[1]
         seat = self.seat_of(table, proof.token) if proof.token else None
         if seat is None and proof.user_id is not None:
             seat = self.seat_of_user(table, proof.user_id)
+        if len(table.holders) >= 64:  # a table has few sockets; forget the old proofs of a busy one
+            table.holders.clear()
+        table.holders[proof] = (table.seats_version, seat)
         return seat
 
     def lost_seat(self, table: LiveTable, token: str | None) -> str | None:
