@@ -11,6 +11,9 @@ at the end, the final observations and returns too.
 
 from __future__ import annotations
 
+import importlib.util
+import inspect
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -233,3 +236,36 @@ def test_learning_seat_always_acts() -> None:
         assert (out.player == 2).all()
         ends += int(out.terminated.sum())
     assert ends > 32
+
+
+# Nakum: an encoding that is not the engine's (a seat seeing the others' hidden heritage choices as its own hand,
+# the pyramid's workers at another scale) fails the side-by-side test
+NAKUM_ENCODE_MUTANTS = [
+    (
+        "a chosen heritage card is hidden until all are in",
+        "if holder[c] == seat:",
+        "if holder[c] == seat or holder[c] == CHOSEN:",
+    ),
+    ("the pyramid's workers over 4", "out[b + q] = pl[q, P_PYRAMID] / 4", "out[b + q] = pl[q, P_PYRAMID] / 2"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rule", "original", "mutant"), NAKUM_ENCODE_MUTANTS, ids=[m[0] for m in NAKUM_ENCODE_MUTANTS])
+def test_a_mutated_nakum_encoding_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rule: str, original: str, mutant: str
+) -> None:
+    from ziggurat.fast import vector
+    from ziggurat.games.nakum import kernel as real
+
+    source = inspect.getsource(real)
+    assert source.count(original) == 1, f"the kernel no longer says {original!r}: update this mutant"
+    path = tmp_path / "nakum_encode_mutant.py"
+    path.write_text(source.replace(original, mutant))
+    spec = importlib.util.spec_from_file_location(f"nakum_encode_mutant_{abs(hash(original))}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(vector, "kernel_for", lambda game: module.KERNEL)
+    with pytest.raises(AssertionError, match="observation differs"):
+        _drive("nakum", 3, {}, 4, 300, None)

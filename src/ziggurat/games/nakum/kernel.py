@@ -49,7 +49,7 @@ import numpy as np
 from ziggurat.core import loops
 from ziggurat.core.jit import jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, draw, finish
 from ziggurat.games.nakum.content import HERITAGE_ACTION, MARKET_ACTION, MAX_BASICS, MAX_OPTIONS, NUM_TILES
 from ziggurat.games.nakum.encode import P as SLOTS
 from ziggurat.games.nakum.encode import tensor_size
@@ -87,7 +87,8 @@ _LIM = 5
 _PER = 8
 (_MAX_ROUNDS, _A_BASIC, _A_CAMP, _A_EXPLORE, _A_PYRAMID, _A_PITUK, _A_START, _A_GROW, _A_OPTION, _A_BUY, _A_OFFER,
  _A_HERITAGE, _A_FAVOUR, _A_FREE, _A_REVEAL, _PITUK, _START, _GROW, _E_CAMP, _E_MARKET, _E_HERITAGE, _MAX_LEN,
- _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END, _MARKET_SIZE, _OFFERS_SIZE, _ACTIONS, _OBS) = range(11, 41)  # fmt: skip
+ _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END, _MARKET_SIZE, _OFFERS_SIZE,
+ _ACTIONS, _OBS) = range(11, 41)  # fmt: skip
 _CFG = 41
 
 # effect table columns: cost (3), gain (maize, skins, masks, points), action, free a camp, end points
