@@ -11,6 +11,9 @@ at the end, the final observations and returns too.
 
 from __future__ import annotations
 
+import importlib.util
+import inspect
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,7 +22,7 @@ import pytest
 pytest.importorskip("numba")
 
 from ziggurat.core.errors import ZigguratError
-from ziggurat.core.game import CHANCE, State
+from ziggurat.core.game import CHANCE, SIMULTANEOUS, State
 from ziggurat.core.registry import make_game
 from ziggurat.fast import VectorGame, vector_games
 from ziggurat.interop.encoding import encode_view
@@ -48,12 +51,32 @@ CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
     ("lucent", 2, {"colours": 3, "gems": 12, "geomancer-count": 2, "geomancers": True, "points": True}, 6, 300, None),
 ]
 
+# Nakum: every player count, with and without a learning seat (one between opponents at the setup's simultaneous
+# heritage choice); rows and decks of other sizes, other workers and ends, other limits (the observation scales)
+CASES += [
+    ("nakum", 2, {}, 4, 500, None),
+    ("nakum", 3, {}, 4, 600, None),
+    ("nakum", 4, {}, 3, 800, None),
+    ("nakum", 3, {"market-size": 8, "offerings-size": 4, "offerings-to-end": 1}, 4, 400, None),
+    ("nakum", 4, {"start-workers": 1, "reserve-workers": 4, "max-rounds": 6}, 4, 400, None),
+    ("nakum", 2, {"maize-limit": 12, "skins-limit": 2, "masks-limit": 7, "offering-bonus": 3}, 4, 500, None),
+    ("nakum", 2, {}, 4, 250, 1),
+    ("nakum", 4, {}, 4, 200, 2),
+]
+
+
+def _decider(state: State) -> int:
+    """Who decides now, one player at a time: at a simultaneous node the lowest seat still to choose (Nakum's
+    setup), as the engine's adapters and the kernels serialise it."""
+    cur = state.current_player()
+    return state.players_to_move()[0] if cur == SIMULTANEOUS else cur
+
 
 def _consume(state: State, log: list[tuple[int, int, list[int]]], at: int) -> int:
     """Apply the log from ``at`` while the engine does not wait for the caller; the next log index."""
     while at < len(log) and not state.is_terminal():
         actor, choice, choices = log[at]
-        cur = state.current_player()
+        cur = _decider(state)
         if actor == CHANCE:
             assert cur == CHANCE, f"the kernel drew chance where the engine has player {cur}"
             assert sorted(a for a, _ in state.chance_outcomes()) == choices
@@ -67,7 +90,7 @@ def _consume(state: State, log: list[tuple[int, int, list[int]]], at: int) -> in
 
 def _check_decision(env: VectorGame, out: Any, i: int, state: State) -> None:
     game = env.game
-    player = state.current_player()
+    player = _decider(state)
     assert player == out.player[i] >= 0
     if env.seat is not None:
         assert player == env.seat
@@ -213,3 +236,36 @@ def test_learning_seat_always_acts() -> None:
         assert (out.player == 2).all()
         ends += int(out.terminated.sum())
     assert ends > 32
+
+
+# Nakum: an encoding that is not the engine's (a seat seeing the others' hidden heritage choices as its own hand,
+# the pyramid's workers at another scale) fails the side-by-side test
+NAKUM_ENCODE_MUTANTS = [
+    (
+        "a chosen heritage card is hidden until all are in",
+        "if holder[c] == seat:",
+        "if holder[c] == seat or holder[c] == CHOSEN:",
+    ),
+    ("the pyramid's workers over 4", "out[b + q] = pl[q, P_PYRAMID] / 4", "out[b + q] = pl[q, P_PYRAMID] / 2"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rule", "original", "mutant"), NAKUM_ENCODE_MUTANTS, ids=[m[0] for m in NAKUM_ENCODE_MUTANTS])
+def test_a_mutated_nakum_encoding_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rule: str, original: str, mutant: str
+) -> None:
+    from ziggurat.fast import vector
+    from ziggurat.games.nakum import kernel as real
+
+    source = inspect.getsource(real)
+    assert source.count(original) == 1, f"the kernel no longer says {original!r}: update this mutant"
+    path = tmp_path / "nakum_encode_mutant.py"
+    path.write_text(source.replace(original, mutant))
+    spec = importlib.util.spec_from_file_location(f"nakum_encode_mutant_{abs(hash(original))}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(vector, "kernel_for", lambda game: module.KERNEL)
+    with pytest.raises(AssertionError, match="observation differs"):
+        _drive("nakum", 3, {}, 4, 300, None)
