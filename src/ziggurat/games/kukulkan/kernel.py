@@ -485,7 +485,7 @@ def _new(conf: Config, count: int) -> tuple[Any, ...]:
     )
 
 
-@jit_leaf
+@jit_inline
 def _decide(conf: Config, core: Any, gs: Any, i: int, start: int) -> None:
     """Who decides next: the first player from seat ``start`` on (cyclically) still choosing; and the legal actions."""
     cfg, seg_ends, adj_seg, adj_other, outline, supports = conf[0], conf[1], conf[2], conf[3], conf[4], conf[5]
@@ -503,7 +503,7 @@ def _decide(conf: Config, core: Any, gs: Any, i: int, start: int) -> None:
     )  # fmt: skip
 
 
-@jit_leaf
+@jit_inline
 def _roll(conf: Config, core: Any, gs: Any, i: int) -> None:
     """A new round: the die is rolled (chance) and every player starts a choice with that number."""
     nplayers = conf[0][_P]
@@ -647,14 +647,14 @@ def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> N
             _score(conf, core, gs, i, end)
 
 
-@jit_leaf
+@jit_inline
 def _could_act_at(conf: Config, gs: Any, i: int, q: int) -> bool:
     """:func:`_could_act` for player ``q`` of game ``i``."""
     return _could_act(conf[0], conf[5], q, gs[_DRAWN][i], gs[_VALUES][i], gs[_NUMBERED][i], gs[_MARKED][i],
                       gs[_HELPS][i])  # fmt: skip
 
 
-@jit_leaf
+@jit_inline
 def _reveal(conf: Config, gs: Any, i: int) -> np.int64:
     """Apply every player's choice; the bonuses earned (normal ones once per player, first-to-claim ones for all
     who qualify this round); every bonus claimed by anyone."""
