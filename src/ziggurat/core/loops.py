@@ -1,6 +1,6 @@
 """The one compiled driver of the games' step kernels: random play, traces, batched environments.
 
-A game that is stepped (K'uh Nah, Pyramix and Lucent; see ``docs/fast.md``) writes only its
+A game that is stepped (K'uh Nah, Pyramix, Lucent and Kukulkán; see ``docs/fast.md``) writes only its
 own rules, as compiled functions over a batch of games that live side by side in
 arrays (game ``i`` is row ``i`` of every array):
 
