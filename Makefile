@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # `make serve`/`make play` install the package alone; `make test` adds every extra, so CI tests them all.
-TEST_EXTRAS ?= dev,rl,cluster,postgres,redis,fast,lab,parquet
+TEST_EXTRAS ?= dev,rl,cluster,postgres,redis,fast,lab,parquet,train
 # Debian packages the tests drive for real: Chromium (browser tests), PostgreSQL (database tests) and
 # Redis (the scale-out tests' other notice carrier).
 SYSTEM_PACKAGES ?= chromium postgresql redis-server
@@ -43,8 +43,8 @@ play: setup-play
 	$(BIN)/ziggurat play kuhnah --players 3 --seats human,random,random
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: setup
 	$(BIN)/mypy

@@ -14,6 +14,9 @@ excluded (numba's disk cache, one warm-up step). Figures only: nothing here
 passes or fails on time. Needs the fast and rl extras.
 
     nice python benchmarks/vector.py [--envs 256] [--seconds 2] [--only kuhnah]
+
+``--greedy`` prints instead, for the games with compiled greedy opponents, the
+learning seat's steps per second against random and against greedy opponents.
 """
 
 from __future__ import annotations
@@ -24,12 +27,14 @@ import time
 import numpy as np
 
 from ziggurat.core import get_game
-from ziggurat.fast import VectorGame, vector_games
+from ziggurat.fast import VectorGame, greedy_games, vector_games
 
 
-def vector_rate(game_id: str, players: int, envs: int, seconds: float, seat: int | None) -> float:
+def vector_rate(
+    game_id: str, players: int, envs: int, seconds: float, seat: int | None, opponents: str = "random"
+) -> float:
     """Environment steps per second of a ``VectorGame`` of ``envs`` games."""
-    env = VectorGame(game_id, envs, seed=1, players=players, seat=seat, copy=False)
+    env = VectorGame(game_id, envs, seed=1, players=players, seat=seat, copy=False, opponents=opponents)
     env.step(env.sample_actions())  # compile (or load from the cache) first
     steps = 0
     start = time.process_time()
@@ -68,7 +73,11 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=256, help="games stepped side by side")
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU time per measurement")
     parser.add_argument("--only", help="one game id")
+    parser.add_argument("--greedy", action="store_true", help="a learning seat against random and greedy opponents")
     args = parser.parse_args()
+    if args.greedy:
+        greedy_table(args)
+        return
     print(f"{'game':<10} {'n':>2} {'VectorGame/s':>13} {'seat env/s':>11} {'Gymnasium/s':>12} {'x':>6} {'seat x':>7}")
     for game_id in vector_games():
         if args.only and game_id != args.only:
@@ -79,6 +88,18 @@ def main() -> None:
             gym = gymnasium_rate(game_id, players, args.seconds)
             ratios = f"{vec / gym:>6.0f} {seat / gym:>7.0f}"
             print(f"{game_id:<10} {players:>2} {vec:>13,.0f} {seat:>11,.0f} {gym:>12,.0f} {ratios}", flush=True)
+
+
+def greedy_table(args: argparse.Namespace) -> None:
+    """The learning seat's steps/s against random and greedy opponents (a step: one decision of the seat)."""
+    print(f"{'game':<10} {'n':>2} {'random opp. /s':>15} {'greedy opp. /s':>15} {'x':>6}")
+    for game_id in greedy_games():
+        if args.only and game_id != args.only:
+            continue
+        for players in get_game(game_id).game_class.spec.player_counts:
+            rand = vector_rate(game_id, players, args.envs, args.seconds, 0)
+            greedy = vector_rate(game_id, players, args.envs, args.seconds, 0, "greedy")
+            print(f"{game_id:<10} {players:>2} {rand:>15,.0f} {greedy:>15,.0f} {greedy / rand:>6.2f}", flush=True)
 
 
 if __name__ == "__main__":

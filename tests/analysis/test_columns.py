@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ziggurat.analysis.columns import GameTable, csv_header, csv_text, seats_of_winners, winners_text
+from ziggurat.analysis.columns import GameTable, csv_header, csv_text, seats_of_winners, text_array, winners_text
 from ziggurat.analysis.report import summarise
 from ziggurat.analysis.runfiles import GameLog, encode, read_games, write_games
 from ziggurat.analysis.simulate import Setup, simulate, variant_setups
@@ -229,3 +229,55 @@ def test_a_log_resumed_from_a_file_with_only_its_header_writes_one_header(tmp_pa
     log.add(table)
     log.close()
     assert path.read_bytes() == whole.read_bytes()
+
+
+def _python_csv_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ziggurat.analysis.runfiles as runfiles
+
+    monkeypatch.setattr(runfiles, "_csv_arrow", lambda: None)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 9, 40])
+def test_pyarrow_reads_a_csv_as_python_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: int) -> None:
+    pytest.importorskip("pyarrow.csv")
+    table = simulate(Setup("lucent", 3), ["random", "greedy"], games=60, seed=5, rotate=True).table
+    odd = GameTable(
+        {
+            **table.columns,
+            "seed": np.full(len(table), 2**64 - 3, np.uint64),  # past int64
+            "note_bot": text_array([f'a "quoted", {i}' if i % 2 else "" for i in range(len(table))]),
+            "empty": text_array([""] * len(table)),
+        }
+    )
+    path = tmp_path / "games.csv"
+    write_games(path, odd)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - cut])
+    by_arrow = list(read_games(path, batch=7))
+    _python_csv_only(monkeypatch)
+    by_python = list(read_games(path, batch=7))
+    assert GameTable.concat(by_arrow) == GameTable.concat(by_python)
+    assert [c.dtype for c in GameTable.concat(by_arrow).columns.values()] == [
+        c.dtype for c in GameTable.concat(by_python).columns.values()
+    ]
+    kept = len(GameTable.concat(by_python))
+    assert kept == (60 if cut == 0 else 59)
+    assert GameTable.concat(by_arrow)["seed"].dtype == np.uint64
+    assert GameTable.concat(by_arrow)["note_bot"].dtype.kind == "U"
+
+
+@pytest.mark.parametrize("arrow", [True, False])
+def test_a_csv_line_with_the_wrong_field_count_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, arrow: bool
+) -> None:
+    if arrow:
+        pytest.importorskip("pyarrow.csv")
+    else:
+        _python_csv_only(monkeypatch)
+    path = tmp_path / "games.csv"
+    path.write_text("index,seed,winner\n0,1,2\n1,2\n", encoding="utf-8")
+    with pytest.raises(ZigguratError, match=r"cannot read the finished games in .*wrong field count"):
+        list(read_games(path))
+    path.write_bytes(b"index,seed,winner\n0,1,\xff\xfe\n")
+    with pytest.raises(ZigguratError, match="cannot read the finished games in"):
+        list(read_games(path))

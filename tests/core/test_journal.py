@@ -116,3 +116,25 @@ def test_moves_carry_their_description_revealed_with_the_move() -> None:
     assert shown[0].describe(["Ana", "Bo"]) == f"Ana: {described[0].text}"
     assert shown[0].to_json()["message"] == described[0].to_json()
     assert "message" not in Entry("ready", 0).to_json()
+
+
+def test_json_since_is_each_audiences_entries_as_json_made_once() -> None:
+    """What a server sends: every audience's entries from its event number on, as to_json, each made once."""
+    m, j, _ = kukulkan_round(3)
+    rng = random.Random(3)
+    for _ in range(40):
+        if m.state.is_terminal():
+            break
+        m.resolve_chance()
+        p = m.state.players_to_move()[0]
+        j.play(m.state, rng.choice(m.state.legal_actions(p)), p)
+        if rng.random() < 0.1:
+            j.undo(p, "x", False, False)
+        for a in j.audiences():
+            for start in (0, max(0, j.count(a) - 2), j.count(a)):
+                assert j.json_since(a, start) == [e.to_json() for e in j.entries(a)[start:]]
+    spectator = {id(e): k for k, e in enumerate(j.entries(None))}
+    shared = [(k, spectator[id(e)]) for k, e in enumerate(j.entries(1)) if e.kind == "move" and id(e) in spectator]
+    assert shared
+    for k, s in shared:
+        assert j.json_since(1, 0)[k] is j.json_since(None, 0)[s], "one JSON for an entry both see"

@@ -17,6 +17,7 @@ own pending choice; of the others' only whether each is complete).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,20 @@ CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
     ("lucent", 4, {"colours": 7, "gems": 6, "wildcard-count": 3, "wildcards": True}, 4, 300, None),
     ("lucent", 2, {"colours": 3, "gems": 12, "geomancer-count": 2, "geomancers": True, "points": True}, 6, 300, None),
 ]
+
+# Nakum: every player count, with and without a learning seat (one between opponents at the setup's simultaneous
+# heritage choice); rows and decks of other sizes, other workers and ends, other limits (the observation scales)
+CASES += [
+    ("nakum", 2, {}, 4, 500, None),
+    ("nakum", 3, {}, 4, 600, None),
+    ("nakum", 4, {}, 3, 800, None),
+    ("nakum", 3, {"market-size": 8, "offerings-size": 4, "offerings-to-end": 1}, 4, 400, None),
+    ("nakum", 4, {"start-workers": 1, "reserve-workers": 4, "max-rounds": 6}, 4, 400, None),
+    ("nakum", 2, {"maize-limit": 12, "skins-limit": 2, "masks-limit": 7, "offering-bonus": 3}, 4, 500, None),
+    ("nakum", 2, {}, 4, 250, 1),
+    ("nakum", 4, {}, 4, 200, 2),
+]
+
 
 # --- Kukulkán (simultaneous rounds): every player count, the round limit, the scoring parameters, learning seats
 KUKULKAN_CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
@@ -228,10 +243,6 @@ def test_bad_setups_are_refused() -> None:
         VectorGame("kuhnah", 2).reset(seed=-1)
     with pytest.raises(ZigguratError, match="record_chance"):
         VectorGame("kuhnah", 2).chance_log(0)
-    for game_id in ("nakum",):  # kernels that play whole games only, so far
-        if game_id not in vector_games():
-            with pytest.raises(ZigguratError, match="can't be stepped yet"):
-                VectorGame(game_id, 2)
 
 
 def test_copies_unless_asked_not_to() -> None:
@@ -256,6 +267,39 @@ def test_learning_seat_always_acts() -> None:
         assert (out.player == 2).all()
         ends += int(out.terminated.sum())
     assert ends > 32
+
+
+# Nakum: an encoding that is not the engine's (a seat seeing the others' hidden heritage choices as its own hand,
+# the pyramid's workers at another scale) fails the side-by-side test
+NAKUM_ENCODE_MUTANTS = [
+    (
+        "a chosen heritage card is hidden until all are in",
+        "if holder[c] == seat:",
+        "if holder[c] == seat or holder[c] == CHOSEN:",
+    ),
+    ("the pyramid's workers over 4", "out[b + q] = pl[q, P_PYRAMID] / 4", "out[b + q] = pl[q, P_PYRAMID] / 2"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rule", "original", "mutant"), NAKUM_ENCODE_MUTANTS, ids=[m[0] for m in NAKUM_ENCODE_MUTANTS])
+def test_a_mutated_nakum_encoding_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rule: str, original: str, mutant: str
+) -> None:
+    from ziggurat.fast import vector
+    from ziggurat.games.nakum import kernel as real
+
+    source = inspect.getsource(real)
+    assert source.count(original) == 1, f"the kernel no longer says {original!r}: update this mutant"
+    path = tmp_path / "nakum_encode_mutant.py"
+    path.write_text(source.replace(original, mutant))
+    spec = importlib.util.spec_from_file_location(f"nakum_encode_mutant_{abs(hash(original))}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(vector, "kernel_for", lambda game: module.KERNEL)
+    with pytest.raises(AssertionError, match="observation differs"):
+        _drive("nakum", 3, {}, 4, 300, None)
 
 
 # --- Kukulkán: the side-by-side test catches an encoding that shows a seat too much or puts it out of place

@@ -276,18 +276,7 @@ def _trim_partial_line(path: Path) -> None:
     """Drop a last line cut short (no line end): its game is played again."""
     size = path.stat().st_size
     with path.open("rb+") as f:
-        back = min(size, 1 << 16)
-        while back:
-            f.seek(size - back)
-            tail = f.read(back)
-            cut = tail.rfind(b"\n")
-            if cut >= 0:
-                f.truncate(size - back + cut + 1)
-                return
-            if back == size:
-                break
-            back = min(size, back * 2)
-        f.truncate(0)
+        f.truncate(_whole_lines_end(f, size))
 
 
 def write_games(path: Path, table: GameTable, fmt: str = "csv") -> None:
@@ -343,6 +332,10 @@ def read_games(path: Path, fmt: str = "csv", batch: int = READ_BATCH) -> Iterato
         for b in reader.iter_batches(batch_size=batch):
             yield from_arrow(b)
         return
+    arrow = _csv_arrow()
+    if arrow is not None:
+        yield from _read_csv_arrow(arrow, path, batch)
+        return
     try:
         with path.open(encoding="utf-8", newline="") as f:
             header = f.readline()
@@ -365,6 +358,89 @@ def read_games(path: Path, fmt: str = "csv", batch: int = READ_BATCH) -> Iterato
                 )
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise ZigguratError(f"cannot read the finished games in {path}: {exc}") from None
+
+
+def _csv_arrow() -> Any:
+    """pyarrow (with its csv and compute modules) when installed, else None: CSV files are then read by Python."""
+    try:
+        import pyarrow
+        import pyarrow.compute
+        import pyarrow.csv
+    except ImportError:
+        return None
+    return pyarrow
+
+
+def _arrow_column(pa: Any, name: str, column: Any) -> np.ndarray:
+    """One CSV column read as text, typed as :func:`_column` types it (whole numbers, then floats, else text).
+
+    A cast that fails is slow in pyarrow, so whole numbers are recognised by a
+    pattern before they are cast.
+    """
+    pc = pa.compute
+    if not is_text(name) and len(column):
+        kinds = ["float64"]
+        if pc.all(pc.match_substring_regex(column, r"^-?[0-9]+$")).as_py():
+            kinds = ["int64", "uint64", "float64"]
+        for kind in kinds:
+            try:
+                return np.asarray(pc.cast(column, getattr(pa, kind)()).to_numpy(zero_copy_only=False))
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                continue
+    return text_array(column.to_numpy(zero_copy_only=False).tolist())
+
+
+def _read_csv_arrow(pa: Any, path: Path, batch: int) -> Iterator[GameTable]:
+    """:func:`read_games` of a CSV by pyarrow's reader (tens of times faster than Python's; the same tables).
+
+    Only the whole lines are read (up to the last line end): a last line cut
+    short is left out, as by the Python reader. Every field is read as text and
+    typed column by column, so a column's type doesn't depend on where a block of
+    the file starts.
+    """
+    try:
+        with path.open("rb") as f:
+            header = f.readline()
+            if not header.endswith(b"\n"):
+                return
+            names = next(csv.reader([header.decode("utf-8")]))
+            end = _whole_lines_end(f, path.stat().st_size)
+        if end <= len(header):
+            return
+        source = pa.memory_map(str(path))
+        try:
+            reader = pa.csv.open_csv(
+                pa.BufferReader(source.read_buffer(end)),
+                read_options=pa.csv.ReadOptions(block_size=max(1 << 16, 64 * batch)),
+                parse_options=pa.csv.ParseOptions(newlines_in_values=True),
+                convert_options=pa.csv.ConvertOptions(
+                    column_types={n: pa.string() for n in names},
+                    strings_can_be_null=False,
+                    quoted_strings_can_be_null=False,
+                ),
+            )
+            for record in reader:
+                if record.num_rows:
+                    yield GameTable({n: _arrow_column(pa, n, record.column(k)) for k, n in enumerate(names)})
+        finally:
+            source.close()
+    except (OSError, UnicodeDecodeError, csv.Error, pa.ArrowInvalid) as exc:
+        message = "a line has the wrong field count" if "Expected" in str(exc) and "columns" in str(exc) else exc
+        raise ZigguratError(f"cannot read the finished games in {path}: {message}") from None
+
+
+def _whole_lines_end(f: IO[bytes], size: int) -> int:
+    """The offset just past the last line end of the open file ``f`` of ``size`` bytes (0 when it has none)."""
+    back = min(size, 1 << 16)
+    while back:
+        f.seek(size - back)
+        cut = f.read(back).rfind(b"\n")
+        if cut >= 0:
+            return size - back + cut + 1
+        if back == size:
+            return 0
+        back = min(size, back * 2)
+    return 0
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:

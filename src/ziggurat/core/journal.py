@@ -104,6 +104,8 @@ class Journal:
         self.players = players
         self._logs: dict[Audience, list[Entry]] = {a: [] for a in self.audiences()}
         self._held: list[Entry] = []  # choices of the running simultaneous round, not yet shown to others
+        # each logged entry with its to_json, by the entry's id (the entry is kept, so the id stays its own)
+        self._json: dict[int, tuple[Entry, dict[str, Any]]] = {}
 
     def audiences(self) -> list[Audience]:
         """Every seat, then the spectator (``None``)."""
@@ -112,6 +114,21 @@ class Journal:
     def entries(self, audience: Audience) -> list[Entry]:
         """The whole log as ``audience`` has seen it (do not mutate)."""
         return self._logs[audience]
+
+    def json_since(self, audience: Audience, start: int) -> list[dict[str, Any]]:
+        """``audience``'s entries from number ``start`` on, as :meth:`Entry.to_json` (do not mutate).
+
+        An entry that several audiences see is made JSON once (a server sends
+        every move to each seat and the spectators).
+        """
+        out = []
+        cache = self._json
+        for e in self._logs[audience][max(0, start) :]:
+            hit = cache.get(id(e))
+            if hit is None or hit[0] is not e:
+                hit = cache[id(e)] = (e, e.to_json())
+            out.append(hit[1])
+        return out
 
     def count(self, audience: Audience) -> int:
         """``audience``'s event number: how many entries it has seen."""

@@ -94,12 +94,16 @@ class StepKernel:
       ``vstep(config, core, gs, base, seat, arrays)``: the shared driver's
       :func:`~ziggurat.core.loops.vreset` and :func:`~ziggurat.core.loops.vstep`
       run over this game's functions.
+    * ``greedy``: the wrappers hand the game's compiled greedy policy to the
+      driver (:func:`~ziggurat.core.loops.vstep_with`), so a learning seat's
+      opponents can play it.
     """
 
     dims: Callable[[Any], tuple[int, ...]]
     new: Callable[[Any, int], tuple[Any, ...]]
     vreset: Callable[..., None]
     vstep: Callable[..., int]
+    greedy: bool = False
 
 
 @dataclass(frozen=True)

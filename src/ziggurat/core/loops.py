@@ -37,6 +37,13 @@ Those are inlined into the wrappers, so a game's functions are only ever called
 by name there, never passed on as values: numba then caches the wrappers on disk
 (a compiled function handed over as a value pins a process address, and what
 holds one is compiled anew in every process).
+
+A game may also write ``greedy(cfg, core, gs, i)``: the index in game ``i``'s
+legal list of the move its greedy heuristic makes for the seat to decide, from
+what that seat sees only, ties broken with the opponents' RNG (``ORNG``). Its
+wrappers then call :func:`vreset_with` and :func:`vstep_with` with it (by name,
+as the others), and a learning seat's opponents play it when ``core[OPPONENTS]``
+is ``GREEDY`` (``VectorGame(..., opponents="greedy")``).
 """
 
 from __future__ import annotations
@@ -52,7 +59,9 @@ TERMINAL = -4  # the actor of a game that is over (the core's TERMINAL)
 # the core tuple
 RNG, ORNG, ACTOR, NLEGAL, LEGAL, STEPS, DECISIONS, ENDS, SCORES, RANKS, EPISODE = range(11)
 LOG_N, LOG_OUT, LOG_OFF, LOG_SET, TRACING, LOG_ACTOR = range(11, 17)
-BOUNDS = 17  # (lowest, highest) score of a one-player game, for its returns; (0, 0): none (returns 0)
+OPPONENTS = 17  # how the opponents of a learning seat play: RANDOM or GREEDY (one int32)
+RANDOM, GREEDY = 0, 1
+BOUNDS = 18  # (lowest, highest) score of a one-player game, for its returns; (0, 0): none (returns 0)
 
 _S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0
@@ -83,7 +92,8 @@ def new_core(n: int, players: int, cap: int, log_events: int, log_set: int, trac
         np.zeros((n, ls), np.int32),
         np.array([tracing, False]),  # tracing, the log overflowed
         np.zeros((n, le), np.int32),
-        np.zeros(2, np.float64),
+        np.zeros(1, np.int32),  # the opponents: RANDOM
+        np.zeros(2, np.float64),  # the score bounds (none)
     )
 
 
@@ -294,11 +304,27 @@ def _returns(ranks: np.ndarray, scores: np.ndarray, bounds: np.ndarray, out: np.
 
 
 @jit_inline
-def _opponents(step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, seat: int) -> None:
-    """Random players (the opponents' RNG) move until ``seat`` decides or the game ends."""
+def random_choice(cfg: Any, core: tuple[Any, ...], gs: Any, i: int) -> int:
+    """A uniformly random entry of game ``i``'s legal list, from the opponents' RNG (a game without a greedy)."""
+    return below_at(core[ORNG], i, core[NLEGAL][i])
+
+
+@jit_inline
+def _opponents(step: Any, greedy: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, seat: int) -> None:
+    """The opponents move until ``seat`` decides or the game ends.
+
+    They play uniformly at random (the opponents' RNG), or, when
+    ``core[OPPONENTS]`` says ``GREEDY``, by the game's ``greedy(cfg, core, gs, i)``:
+    the index of the acting seat's move in the legal list (its ties broken with
+    the opponents' RNG).
+    """
     actor = core[ACTOR]
+    greedy_play = core[OPPONENTS][0] == GREEDY
     while actor[i] != TERMINAL and actor[i] != seat:
-        j = below_at(core[ORNG], i, core[NLEGAL][i])
+        if greedy_play:
+            j = greedy(cfg, core, gs, i)
+        else:
+            j = below_at(core[ORNG], i, core[NLEGAL][i])
         if core[TRACING][0]:
             note(core, i, actor[i], core[LEGAL][i, j], core[LEGAL][i], core[NLEGAL][i])
         core[DECISIONS][i] += 1
@@ -307,7 +333,9 @@ def _opponents(step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, seat
 
 
 @jit_inline
-def _begin(reset: Any, step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, base: np.uint64, seat: int) -> None:
+def _begin(
+    reset: Any, step: Any, greedy: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: int, base: np.uint64, seat: int
+) -> None:
     """Start the next episode of slot ``i`` (and let the opponents move up to ``seat``'s first decision)."""
     for _ in range(1000):
         k = core[EPISODE][i]
@@ -315,7 +343,7 @@ def _begin(reset: Any, step: Any, cfg: Any, core: tuple[Any, ...], gs: Any, i: i
         _start(reset, cfg, core, gs, i, episode_seed(base, i, k))
         if seat < 0:
             return
-        _opponents(step, cfg, core, gs, i, seat)
+        _opponents(step, greedy, cfg, core, gs, i, seat)
         if core[ACTOR][i] != TERMINAL:
             return
 
@@ -343,10 +371,28 @@ def vreset(
     obs: np.ndarray,
     mask: np.ndarray,
 ) -> None:
-    """Start every slot's first episode; write each one's acting observation and mask."""
+    """Start every slot's first episode; write each one's acting observation and mask (random opponents only)."""
+    vreset_with(reset, step, encode, random_choice, cfg, core, gs, base, seat, obs, mask)
+
+
+@jit_inline
+def vreset_with(
+    reset: Any,
+    step: Any,
+    encode: Any,
+    greedy: Any,
+    cfg: Any,
+    core: tuple[Any, ...],
+    gs: Any,
+    base: np.uint64,
+    seat: int,
+    obs: np.ndarray,
+    mask: np.ndarray,
+) -> None:
+    """:func:`vreset` for a game with a compiled ``greedy`` (see :func:`_opponents`)."""
     for i in range(core[ACTOR].shape[0]):
         core[EPISODE][i] = 0
-        _begin(reset, step, cfg, core, gs, i, base, seat)
+        _begin(reset, step, greedy, cfg, core, gs, i, base, seat)
         _emit(encode, cfg, core, gs, i, obs, mask)
 
 
@@ -384,11 +430,29 @@ def vstep(
     seat: int,
     out: tuple[np.ndarray, ...],
 ) -> int:
+    """:func:`vstep_with` for a game without a compiled greedy (its opponents play at random)."""
+    return vstep_with(reset, step, encode, random_choice, cfg, core, gs, base, seat, out)
+
+
+@jit_inline
+def vstep_with(
+    reset: Any,
+    step: Any,
+    encode: Any,
+    greedy: Any,
+    cfg: Any,
+    core: tuple[Any, ...],
+    gs: Any,
+    base: np.uint64,
+    seat: int,
+    out: tuple[np.ndarray, ...],
+) -> int:
     """One step of every game; finished games start again. The first game whose action is illegal, or -1.
 
     Every action is checked before any game moves: with one illegal, nothing
-    changes. With ``seat >= 0`` only that seat is stepped by the caller and
-    random opponents play the other seats inside; ``final_obs[i, s]`` is then
+    changes. With ``seat >= 0`` only that seat is stepped by the caller and the
+    opponents play the other seats inside (at random, or by ``greedy``: see
+    :func:`_opponents`); ``final_obs[i, s]`` is then
     seat ``seat``'s last observation (``s = 0``), else every seat's. The chance
     log (when tracing) starts afresh.
     """
@@ -405,7 +469,7 @@ def vstep(
         core[STEPS][i] += 1
         step(cfg, core, gs, i, choice[i], actions[i])
         if seat >= 0:
-            _opponents(step, cfg, core, gs, i, seat)
+            _opponents(step, greedy, cfg, core, gs, i, seat)
         if core[ACTOR][i] == TERMINAL:
             terminated[i] = True
             _returns(core[RANKS][i], core[SCORES][i], core[BOUNDS], rewards[i])
@@ -416,7 +480,7 @@ def vstep(
             else:
                 for s in range(players):
                     encode(cfg, core, gs, i, s, final_obs[i, s], False)
-            _begin(reset, step, cfg, core, gs, i, base, seat)
+            _begin(reset, step, greedy, cfg, core, gs, i, base, seat)
         else:
             terminated[i] = False
             for p in range(players):

@@ -27,13 +27,14 @@ from ziggurat.fast.driver import (
     run_seeds,
     trace,
 )
-from ziggurat.fast.vector import VectorGame, VectorStep, vector_games
+from ziggurat.fast.vector import VectorGame, VectorStep, greedy_games, vector_games
 
 __all__ = [
     "VectorGame",
     "VectorStep",
     "available",
     "fast_games",
+    "greedy_games",
     "kernel_for",
     "play_random",
     "replay",

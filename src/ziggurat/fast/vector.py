@@ -27,7 +27,9 @@ from ziggurat.core.game import Game
 from ziggurat.core.kernel import StepKernel
 from ziggurat.fast.driver import _game, kernel_for
 
-__all__ = ["VectorGame", "VectorStep", "vector_games"]
+__all__ = ["VectorGame", "VectorStep", "greedy_games", "vector_games"]
+
+OPPONENTS = ("random", "greedy")
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,19 @@ def vector_games() -> list[str]:
     return [g for g in fast_games() if _stepper_of(get_game(g).kernel) is not None]
 
 
+def greedy_games() -> list[str]:
+    """Ids of the games whose greedy heuristic is compiled: a :class:`VectorGame`'s ``opponents="greedy"``."""
+    from ziggurat.core.registry import get_game
+    from ziggurat.fast.driver import fast_games
+
+    out = []
+    for g in fast_games():
+        stepper = _stepper_of(get_game(g).kernel)
+        if stepper is not None and stepper.greedy:
+            out.append(g)
+    return out
+
+
 def _stepper_of(loader: Any) -> StepKernel | None:
     kernel = loader() if loader is not None else None
     return None if kernel is None else kernel.stepper
@@ -82,7 +97,11 @@ class VectorGame:
     ``seat``: ``None`` (every seat is stepped by the caller: the acting seat of
     each game comes back in ``player``), or one seat that the caller plays while
     uniformly random players (on their own random stream) play the others; then
-    every step is that seat's decision. ``seed`` makes a run repeat exactly:
+    every step is that seat's decision. ``opponents``: how the other seats play
+    then, ``"random"`` (uniformly among the legal moves) or ``"greedy"`` (the
+    game's greedy heuristic, compiled: the ``greedy`` bot's moves, ties broken at
+    random; see :func:`greedy_games`); both draw from the opponents' own random
+    stream. ``seed`` makes a run repeat exactly:
     episode ``k`` of game ``i`` is dealt from ``(seed, i, k)`` alone.
     ``copy=False`` returns read-only views of the environment's own arrays,
     overwritten by the next step (faster); by default each step returns fresh arrays.
@@ -100,6 +119,7 @@ class VectorGame:
         seat: int | None = None,
         copy: bool = True,
         record_chance: bool = False,
+        opponents: str = "random",
     ):
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
             raise ZigguratError(f"the number of games must be a whole number from 1, not {n!r}")
@@ -115,6 +135,19 @@ class VectorGame:
         nplayers, cap, size, actions, log_events, log_set = (int(x) for x in self._stepper.dims(self._config))
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < nplayers):
             raise ZigguratError(f"seat must be None or 0..{nplayers - 1} in a {nplayers}-player game, not {seat!r}")
+        if not isinstance(opponents, str) or opponents not in OPPONENTS:
+            raise ZigguratError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
+        if opponents != "random" and seat is None:
+            raise ZigguratError(
+                f'opponents="{opponents}" needs a learning seat (seat=0..{nplayers - 1}): '
+                "without one the caller plays every seat"
+            )
+        if opponents == "greedy" and not self._stepper.greedy:
+            raise ZigguratError(
+                f"{self.game.spec.name} has no compiled greedy opponents yet "
+                f"(games that have: {', '.join(greedy_games()) or 'none'})"
+            )
+        self.opponents = opponents
         self.num_envs = int(n)
         self.num_players = nplayers
         self.num_actions = actions
@@ -134,6 +167,7 @@ class VectorGame:
         if nplayers == 1 and bounds is not None:  # a one-player game's returns scale its score (as the engine's)
             self._core[loops.BOUNDS][:] = bounds
         self._gs = self._stepper.new(self._config, self.num_envs)
+        self._core[loops.OPPONENTS][0] = loops.GREEDY if opponents == "greedy" else loops.RANDOM
         k = 1 if seat is not None else nplayers
         self._choice = np.zeros(n, np.int32)
         self._obs = np.zeros((n, size), np.float32)

@@ -18,9 +18,12 @@ True
 from __future__ import annotations
 
 import math
+import weakref
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from ziggurat.core.errors import ConfigError, ParseActionError
 from ziggurat.core.game import Game
@@ -61,6 +64,65 @@ def encode_view(game: Game, view: Mapping[str, Any]) -> list[float]:
     return generic_encoding(view)
 
 
+# One encoder per game object: the hook and the size looked up once, not at every observation.
+_encoders: weakref.WeakKeyDictionary[Game, Callable[[Mapping[str, Any]], np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def encode_array(game: Game, view: Mapping[str, Any]) -> np.ndarray:
+    """:func:`encode_view` as a new float32 NumPy array (what every adapter hands out).
+
+    The registry entry and the size are looked up once per game object; the
+    values are those of :func:`encode_view`, converted once.
+
+    >>> from ziggurat.core.registry import make_game
+    >>> game = make_game("kuhnah", 2)
+    >>> view = game.new_initial_state().view(0)
+    >>> encode_array(game, view).tolist() == encode_view(game, view)
+    True
+    """
+    try:
+        encoder = _encoders.get(game)
+    except TypeError:  # a game object that can't be weakly referenced or hashed: no cache
+        return _make_encoder(game)(view)
+    if encoder is None:
+        encoder = _encoders[game] = _make_encoder(game)
+    return encoder(view)
+
+
+def _make_encoder(game: Game) -> Callable[[Mapping[str, Any]], np.ndarray]:
+    entry = get_game(game.spec.id)
+    hook = entry.tensor
+    if hook is None or entry.tensor_size is None:
+        return lambda view: np.array(generic_encoding(view), dtype=np.float32)
+    size = int(entry.tensor_size(game))
+    gid = game.spec.id
+
+    def encode(view: Mapping[str, Any]) -> np.ndarray:
+        out = np.array(hook(game, view), dtype=np.float32)
+        if out.shape != (size,):
+            raise ValueError(f"{gid}: tensor hook gave {out.size} values, tensor_size says {size}")
+        return out
+
+    return encode
+
+
+def action_mask(legal: list[int], num_actions: int) -> np.ndarray:
+    """A new int8 vector of ``num_actions`` with a 1 at each id in ``legal``.
+
+    >>> action_mask([0, 2], 4).tolist()
+    [1, 0, 1, 0]
+    """
+    if len(legal) > 24:
+        mask = np.zeros(num_actions, dtype=np.int8)
+        mask[legal] = 1
+        return mask
+    # a few ids: set bytes one by one (NumPy's fancy indexing costs more for a short list)
+    buffer = bytearray(num_actions)
+    for a in legal:
+        buffer[a] = 1
+    return np.frombuffer(buffer, dtype=np.int8)
+
+
 def generic_encoding(view: Mapping[str, Any], size: int = GENERIC_TENSOR_SIZE) -> list[float]:
     """Hash the flattened view into ``size`` buckets (see the module docstring)."""
     out = [0.0] * size
@@ -89,6 +151,9 @@ def _flatten(value: Any, path: str, out: list[float], size: int) -> None:
         out[_bucket(f"{path}={value}", size)] += 1.0
 
 
+_NUMPY_INTS = frozenset({np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64})
+
+
 def action_id(action: Any) -> int:
     """An agent's action as a plain int: a Python or NumPy integer, or an array holding one integer.
 
@@ -101,6 +166,8 @@ def action_id(action: Any) -> int:
     """
     if type(action) is int:
         return action
+    if type(action) in _NUMPY_INTS:  # what np.flatnonzero(mask)[i] gives: the common case of a masked pick
+        return int(action)
     if hasattr(action, "dtype") and hasattr(action, "size"):  # a NumPy array or scalar
         if action.size != 1 or action.dtype.kind not in "iu":
             raise ParseActionError(f"an action is one whole number, not {action!r}")
@@ -115,12 +182,7 @@ def check_seed(seed: Any) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        try:
-            import numpy as np
-
-            if isinstance(seed, np.integer) and seed >= 0:
-                return int(seed)
-        except ImportError:  # pragma: no cover - numpy comes with every adapter
-            pass
+        if isinstance(seed, np.integer) and seed >= 0:
+            return int(seed)
         raise ConfigError(f"a seed is a whole number from 0, not {seed!r}")
     return seed

@@ -43,7 +43,7 @@ from ziggurat.core.bot import Bot
 from ziggurat.core.game import Game, State
 from ziggurat.core.match import Match
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import action_id, check_seed, encode_view, tensor_size, value_bounds
+from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_array, tensor_size, value_bounds
 
 __all__ = ["ZigguratEnv"]
 
@@ -119,12 +119,10 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
             self._resolve_chance()
 
     def _mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        mask[self.state.legal_actions(self.seat)] = 1
-        return mask
+        return action_mask(self.state.legal_actions(self.seat), self.game.num_actions)
 
     def _obs(self) -> np.ndarray:
-        return np.asarray(encode_view(self.game, self.state.view(self.seat)), dtype=np.float32)
+        return encode_array(self.game, self.state.view(self.seat))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask()}
@@ -154,19 +152,23 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
             raise RuntimeError("the game is over: call reset() to start a new one")
         a = action_id(action)  # a malformed action is an error in every mode, and changes nothing
         state = self.state
-        if a not in state.legal_actions(self.seat) and self.illegal_action == "penalty":
-            self._done = True
-            info = self._info()
-            info["illegal_action"] = True
-            return self._obs(), self.illegal_penalty, True, False, info
-        if a not in state.legal_actions(self.seat):
-            state.apply_action(a, self.seat)  # raises IllegalActionError before any bot has thought: nothing changes
-        # Other players deciding at the same (simultaneous) node choose before seeing ours.
-        others = [p for p in state.players_to_move() if p != self.seat]
-        choices = [(p, self._match.decide(self._bots[p], p)) for p in others]
-        state.apply_action(a, self.seat)  # raises IllegalActionError on an illegal action, state unchanged
-        for p, b in choices:
-            state.apply_action(b, p)
+        seat = self.seat
+        if a not in state.legal_actions(seat):
+            if self.illegal_action == "penalty":
+                self._done = True
+                info = self._info()
+                info["illegal_action"] = True
+                return self._obs(), self.illegal_penalty, True, False, info
+            state.apply_action(a, seat)  # raises IllegalActionError before any bot has thought: nothing changes
+        movers = state.players_to_move()
+        if len(movers) == 1:  # the seat alone decides: the common case
+            state.apply_action(a, seat)
+        else:
+            # Other players deciding at the same (simultaneous) node choose before seeing ours.
+            choices = [(p, self._match.decide(self._bots[p], p)) for p in movers if p != seat]
+            state.apply_action(a, seat)
+            for p, b in choices:
+                state.apply_action(b, p)
         self._play_opponents()
         done = state.is_terminal()
         self._done = done

@@ -8,8 +8,10 @@
 
 A :class:`gymnasium.vector.VectorEnv` over :class:`ziggurat.fast.VectorGame`
 (needs the ``fast`` and ``rl`` extras). Each sub-environment is one game where
-the agent plays ``seat`` and uniformly random players (compiled, on their own
-random stream) play the others; chance is played inside.
+the agent plays ``seat`` and the others are played in compiled code, on their
+own random stream: uniformly at random (``opponents="random"``, the default) or
+by the game's greedy heuristic (``opponents="greedy"``, where
+:func:`ziggurat.fast.vector.greedy_games` has it); chance is played inside.
 
 * Observation: ``Box(0, 1, (num_envs, size), float32)``, the seat's view encoded
   exactly as :class:`~ziggurat.interop.gymnasium.ZigguratEnv` encodes it.
@@ -54,8 +56,11 @@ class ZigguratVectorEnv(gym.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]
         seat: int = 0,
         options: Mapping[str, object] | None = None,
         seed: int = 0,
+        opponents: str = "random",
     ):
-        self._vector = VectorGame(game, num_envs, seed=seed, options=options, players=players, seat=seat)
+        self._vector = VectorGame(
+            game, num_envs, seed=seed, options=options, players=players, seat=seat, opponents=opponents
+        )
         v = self._vector
         self.game = v.game
         self.seat = seat

@@ -175,10 +175,13 @@ class _Core:
 
     ``pending`` holds the hidden choices already made at a simultaneous node;
     ``own[p]`` is player ``p``'s own actions (for its information state), of
-    which the first ``revealed[p]`` everyone has seen.
+    which the first ``revealed[p]`` everyone has seen. ``legal`` keeps the legal
+    actions asked for at a simultaneous node while its choices are collected
+    (the engine state does not move then), for the position whose history has
+    ``legal_at`` actions: any engine move makes it stale, and it is dropped.
     """
 
-    __slots__ = ("own", "pending", "revealed", "state")
+    __slots__ = ("legal", "legal_at", "own", "pending", "revealed", "state")
 
     def __init__(self, state: ZState, pending: dict[int, int], own: list[list[int]], revealed: list[int] | None = None):
         self.state = state
@@ -186,6 +189,19 @@ class _Core:
         self.own = own
         # how many of each player's own actions everyone has seen (the rest: choices of a round not yet revealed)
         self.revealed = [len(o) for o in own] if revealed is None else revealed
+        self.legal: dict[int, list[int]] = {}
+        self.legal_at = -1
+
+    def sim_legal(self, player: int) -> list[int]:
+        """``player``'s legal actions at the current simultaneous node (kept while the node lasts)."""
+        n = len(self.state.history)
+        if self.legal_at != n:
+            self.legal = {}
+            self.legal_at = n
+        legal = self.legal.get(player)
+        if legal is None:
+            legal = self.legal[player] = self.state.legal_actions(player)
+        return legal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return _Core(self.state.clone(), dict(self.pending), [o.copy() for o in self.own], self.revealed.copy())
@@ -252,12 +268,49 @@ class ZigguratSpielState(pyspiel.State):
         """The wrapped engine state (pending simultaneous choices not yet applied)."""
         return self._core.state
 
+    # The calls of a plain loop (current_player, is_terminal, is_chance_node, legal_actions) are answered
+    # here in Python: through pyspiel's C++ base each one is several calls back into Python.
     def current_player(self) -> int:
         """The player to decide (one at a time, even at simultaneous nodes), CHANCE or TERMINAL."""
-        return self._core.to_move()
+        core = self._core
+        cur = core.state.current
+        return core.to_move() if cur == SIMULTANEOUS else cur
+
+    def is_chance_node(self) -> bool:
+        """True when chance decides next."""
+        return self._core.state.current == CHANCE
+
+    def is_player_node(self) -> bool:
+        """True when a player decides next."""
+        cur = self._core.state.current
+        return cur >= 0 or cur == SIMULTANEOUS
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal actions of ``player`` (default: the one to move), sorted; chance outcomes at a chance node.
+
+        The same answers as pyspiel's own ``State.legal_actions``, without its
+        round trips through C++. The list is a fresh copy of the engine's list,
+        which the engine caches until the position changes.
+        """
+        core = self._core
+        zs = core.state
+        cur = zs.current
+        if cur >= 0:
+            if player is None or player == cur:
+                return zs.legal_actions(cur).copy()
+        elif cur == CHANCE:
+            return [a for a, _ in zs.chance_outcomes()]
+        elif cur == TERMINAL:
+            return []
+        elif player is None or player == core.to_move():  # a simultaneous node, one player at a time
+            return core.sim_legal(core.to_move()).copy()
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]  # other players: C++ says
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._core.state.legal_actions(player))
+        core = self._core
+        if core.state.current == SIMULTANEOUS:
+            return core.sim_legal(player).copy()
+        return core.state.legal_actions(player).copy()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Explicit chance outcomes with probabilities."""
@@ -266,11 +319,17 @@ class ZigguratSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         core = self._core
         zs = core.state
+        cur = zs.current
+        if cur >= 0:  # the common case first: one player's turn
+            zs.apply_action(action, cur)
+            own = core.own[cur]
+            own.append(action)
+            core.revealed[cur] = len(own)
+            return
         action = int(action)
-        cur = zs.current_player()
         if cur == SIMULTANEOUS:
             player = core.to_move()
-            if action not in zs.legal_actions(player):
+            if action not in core.sim_legal(player):
                 zs.apply_action(action, player)  # raises the engine's clear error, changes nothing
             core.pending[player] = action
             core.own[player].append(action)
@@ -283,10 +342,7 @@ class ZigguratSpielState(pyspiel.State):
                 if still is None or not set(still) <= set(waiting):  # the round is over: every choice is shown
                     core.revealed = [len(o) for o in core.own]
             return
-        zs.apply_action(action, None if cur < 0 else cur)
-        if cur >= 0:
-            core.own[cur].append(action)
-            core.revealed[cur] = len(core.own[cur])
+        zs.apply_action(action)  # chance
 
     def _action_to_string(self, player: int, action: int) -> str:
         zs = self._core.state
@@ -298,7 +354,7 @@ class ZigguratSpielState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return self._core.state.current_player() == TERMINAL
+        return self._core.state.current == TERMINAL
 
     def returns(self) -> list[float]:
         """Zeros until the end, then the engine's returns."""

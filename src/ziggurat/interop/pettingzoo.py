@@ -11,7 +11,10 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seat order). Each observation is a
 dict: ``observation`` is the tensor of the agent's view (the game's ``tensor``
 hook or the generic encoding, see :mod:`ziggurat.interop.encoding`) and
 ``action_mask`` marks the agent's legal action ids (all zeros when it is not
-to move). Chance is resolved inside the environment with its own RNG, seeded by
+to move). ``infos[agent]["action_mask"]`` is the selected agent's mask too (all
+zeros for the others), so a loop that needs only the legal actions can skip the
+tensor with ``last(observe=False)``: an observation is built only when asked.
+Chance is resolved inside the environment with its own RNG, seeded by
 ``seed`` (constructor) or ``reset(seed=...)``. Rewards are the game's returns,
 given once at the end. An illegal action raises the engine's
 :class:`~ziggurat.core.errors.IllegalActionError` and changes nothing.
@@ -36,9 +39,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from ziggurat.core.errors import ParseActionError
-from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import action_id, check_seed, encode_view, tensor_size, value_bounds
+from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_array, tensor_size, value_bounds
 
 __all__ = ["ZigguratAECEnv", "ZigguratParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -49,6 +52,7 @@ class _Table:
     def __init__(self, game: str, players: int | None, options: Mapping[str, object] | None, seed: int | None):
         self.game: Game = make_game(game, players, options)
         self.n = self.game.num_players
+        self.num_actions = self.game.num_actions
         self.agents = [f"player_{p}" for p in range(self.n)]
         self.index = {a: p for p, a in enumerate(self.agents)}
         self.rng = random.Random(check_seed(seed))
@@ -62,6 +66,9 @@ class _Table:
             }
         )
         self.act_space = spaces.Discrete(self.game.num_actions)
+        # the mask of a player who is not to move: all zeros, shared, so read-only
+        self.no_mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self.no_mask.flags.writeable = False
 
     def new_game(self, seed: int | None) -> None:
         seed = check_seed(seed)
@@ -72,14 +79,17 @@ class _Table:
 
     def resolve_chance(self) -> None:
         state = self.state
+        rng = self.rng
         while state.current_player() == CHANCE:
-            state.apply_action(state.sample_chance(self.rng))
+            state.apply_trusted(state.sample_chance(rng), CHANCE)  # drawn here, so legal: no check needed
+
+    def mask(self, player: int) -> np.ndarray:
+        """A new 0/1 vector of ``player``'s legal action ids."""
+        return action_mask(self.state.legal_actions(player), self.num_actions)
 
     def observe(self, player: int) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        mask[self.state.legal_actions(player)] = 1
-        obs = np.asarray(encode_view(self.game, self.state.view(player)), dtype=np.float32)
-        return {"observation": obs, "action_mask": mask}
+        obs = encode_array(self.game, self.state.view(player))
+        return {"observation": obs, "action_mask": self.mask(player)}
 
     def render_text(self) -> str:
         return json.dumps(self.state.view(None), indent=1)
@@ -163,23 +173,33 @@ class ZigguratAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": self.table.no_mask} for a in self.agents}
         self._select()
 
     def _select(self) -> None:
-        state = self.table.state
-        if state.is_terminal():
+        table = self.table
+        state = table.state
+        previous = getattr(self, "agent_selection", None)
+        infos = self.infos
+        if previous in infos:  # its mask was for the position it chose in: all zeros now, until it is selected
+            infos[previous] = {"action_mask": table.no_mask}
+        if state.current == TERMINAL:
             returns = state.returns()
             for a in self.agents:
-                self.rewards[a] = float(returns[self.table.index[a]])
+                self.rewards[a] = float(returns[table.index[a]])
                 self.terminations[a] = True
-            if self.agents and getattr(self, "agent_selection", None) not in self.agents:
+            if self.agents and previous not in self.agents:
                 self.agent_selection = self.agents[0]
             return
-        self.agent_selection = self.table.agents[state.players_to_move()[0]]
+        player = state.current
+        if player < 0:  # a simultaneous node: its players are selected lowest seat first
+            player = state.players_to_move()[0]
+        agent = table.agents[player]
+        self.agent_selection = agent
+        infos[agent] = {"action_mask": table.mask(player)}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's view tensor and action mask."""
+        """The agent's view tensor and action mask (built now: ``last(observe=False)`` skips it)."""
         return self.table.observe(self.table.index[agent])
 
     def step(self, action: Any) -> None:
@@ -188,11 +208,15 @@ class ZigguratAECEnv(_TableEnv, AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.table.state.apply_action(_action_id(action), self.table.index[agent])
-        self.table.resolve_chance()
+        table = self.table
+        state = table.state
+        state.apply_action(action if type(action) is int else _action_id(action), table.index[agent])
+        if state.current == CHANCE:
+            table.resolve_chance()
         self._cumulative_rewards[agent] = 0.0
         self._select()
-        self._accumulate_rewards()
+        if state.current == TERMINAL:  # the rewards are zeros until the end: nothing to add before
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -232,11 +256,15 @@ class ZigguratParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
         missing = [a for a in movers if a not in actions]
         if missing:
             raise ParseActionError(f"no action for {', '.join(missing)}, who must decide now")
-        trial = state.clone()
-        for agent in movers:  # check all first, so a bad action changes nothing
-            trial.apply_action(_action_id(actions[agent]), self.table.index[agent])
-        for agent in movers:
-            state.apply_action(_action_id(actions[agent]), self.table.index[agent])
+        index = self.table.index
+        chosen = [(index[agent], _action_id(actions[agent])) for agent in movers]  # malformed: refused here
+        # Check every choice before applying any, so a bad one changes nothing. The choices of a
+        # simultaneous node are hidden from each other, so each is legal or not on its own: no trial copy.
+        for p, a in chosen:
+            if a not in state.legal_actions(p):
+                state.apply_action(a, p)  # raises the engine's error; nothing has been applied yet
+        for p, a in chosen:
+            state.apply_action(a, p)
         self.table.resolve_chance()
         done = state.is_terminal()
         returns = state.returns()
@@ -254,7 +282,7 @@ class ZigguratParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
 
     def state(self) -> np.ndarray:
         """The spectator view's tensor (public information only)."""
-        return np.asarray(encode_view(self.table.game, self.table.state.view(None)), dtype=np.float32)
+        return encode_array(self.table.game, self.table.state.view(None))
 
 
 def raw_env(

@@ -68,8 +68,8 @@ from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.security import SecurityHeaders, same_site
 from ziggurat.server.service import (
     BOT_LEVELS,
+    LEARNED,
     STATUS_OF,
-    WEB_BOTS,
     CreateRequest,
     MoveTimer,
     SeatProof,
@@ -77,6 +77,7 @@ from ziggurat.server.service import (
     ServiceError,
     TableService,
     table_summary,
+    web_bots,
 )
 from ziggurat.server.store import LogWriter, Store
 from ziggurat.web import i18n, pages
@@ -422,9 +423,20 @@ def lobby_games() -> list[dict[str, Any]]:
                 "summary": spec.summary,
                 "options": options,
                 "simultaneous": spec.has_simultaneous_moves,
+                # the player counts the learned bot has a policy for (none without the train extra)
+                "learned": learned_players(spec.id, spec.min_players, spec.max_players),
             }
         )
     return out
+
+
+def learned_players(game_id: str, low: int, high: int) -> list[int]:
+    """The player counts of ``game_id`` the lobby may seat the learned bot at (a shipped policy and torch)."""
+    from ziggurat.bots.learned import shipped_policy, torch_installed
+
+    if LEARNED not in web_bots() or not torch_installed():
+        return []
+    return [n for n in range(low, high + 1) if shipped_policy(game_id, n).is_file()]
 
 
 # --------------------------------------------------------------------------- the app
@@ -559,7 +571,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             games=lobby_games(),
             games_json=json.dumps(lobby_games()),
             tables=tables,
-            bots=[b for b in WEB_BOTS if b in bot_names()],
+            bots=[b for b in web_bots() if b in bot_names()],
             levels=sorted(BOT_LEVELS),
         )
 
@@ -620,7 +632,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------- API
     @app.get("/api/games")
     async def api_games() -> Any:
-        return {"games": lobby_games(), "bots": list(WEB_BOTS), "levels": BOT_LEVELS}
+        return {"games": lobby_games(), "bots": list(web_bots()), "levels": BOT_LEVELS}
 
     @app.get("/api/tables")
     async def api_tables() -> Any:

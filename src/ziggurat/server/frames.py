@@ -126,7 +126,7 @@ def data_frame(table: LiveTable, audience: Audience, since: int = 0) -> dict[str
         "view": state.view(audience),
         "actions": actions,
         "undo": undo,
-        "log": [e.to_json() for e in table.log_since(audience, since)],
+        "log": table.log_json_since(audience, since),
     }
 
 

@@ -99,6 +99,8 @@ class LiveTable:
         # grows whenever what proves a seat may have changed (a secret, who sits, a bot taking over): every
         # connection that holds a seat is checked again when it moves on (server/hub.py)
         self.seats_version = 0
+        # the seat each proof held, as of a seats_version (TableService.holder)
+        self.holders: dict[Any, tuple[int, int | None]] = {}
         self.last_used = time.monotonic()  # for the cache: tables nobody used for a while are dropped
         self.public_cache: tuple[int, Any] | None = None
         n = self.game.num_players
@@ -470,3 +472,7 @@ class LiveTable:
     def log_since(self, audience: Audience, start: int) -> list[Entry]:
         """``audience``'s log entries from number ``start`` on."""
         return self.journal.entries(audience)[max(0, start) :]
+
+    def log_json_since(self, audience: Audience, start: int) -> list[dict[str, Any]]:
+        """:meth:`log_since` as JSON (each entry's made once for all audiences: do not mutate)."""
+        return self.journal.json_since(audience, start)

@@ -44,6 +44,17 @@ BOT_LEVELS: dict[int, dict[str, Any]] = {
 }
 DEFAULT_LEVEL = 3  # an ismcts seat with no level chosen
 WEB_BOTS = ("random", "greedy", "ismcts")
+LEARNED = "learned"  # offered too where it can play: the train extra installed, a policy shipped
+
+
+def web_bots() -> tuple[str, ...]:
+    """The bots the lobby offers: :data:`WEB_BOTS`, and ``learned`` where the ``train`` extra is installed and
+    a trained policy is shipped (:func:`ziggurat.bots.learned.available`)."""
+    from ziggurat.bots.learned import available
+
+    return (*WEB_BOTS, LEARNED) if available() else WEB_BOTS
+
+
 MAX_TABLE_PLAYERS = 8
 INVITE_GONE = N_("this invite link is not valid (it was used, or a newer one replaced it)")
 
@@ -514,15 +525,25 @@ class TableService:
 
     @staticmethod
     def _bot_seat(i: int, s: SeatRequest, game: Any) -> SeatRecord:
-        if s.bot not in WEB_BOTS:
+        offered = web_bots()
+        if s.bot not in offered:
             raise ServiceError(
                 "bad_request",
                 "seat {seat}: the bots are {bots}, not {bot!r}",
                 seat=i + 1,
-                bots=", ".join(WEB_BOTS),
+                bots=", ".join(offered),
                 bot=s.bot,
             )
         get_bot(s.bot)
+        if s.bot == LEARNED:
+            from ziggurat.bots.learned import fits
+
+            if not fits(game):
+                raise ServiceError(
+                    "bad_request",
+                    "seat {seat}: the learned bot has no policy for this game and player count",
+                    seat=i + 1,
+                )
         params: dict[str, Any] = {}
         if s.bot == "ismcts":
             level = DEFAULT_LEVEL if s.level is None else s.level
@@ -555,12 +576,22 @@ class TableService:
         return mine[0] if len(mine) == 1 and table.controller(mine[0]) == "human" else None
 
     def holder(self, table: LiveTable, proof: SeatProof | None) -> int | None:
-        """The seat ``proof`` holds at ``table`` now: its seat secret's, else its account's (``None``: none)."""
+        """The seat ``proof`` holds at ``table`` now: its seat secret's, else its account's (``None``: none).
+
+        The answer depends only on the table's seats, so it is remembered until they change
+        (``table.seats_version``): a socket's every move doesn't hash its secret again.
+        """
         if proof is None:
             return None
+        known = table.holders.get(proof)
+        if known is not None and known[0] == table.seats_version:
+            return known[1]
         seat = self.seat_of(table, proof.token) if proof.token else None
         if seat is None and proof.user_id is not None:
             seat = self.seat_of_user(table, proof.user_id)
+        if len(table.holders) >= 64:  # a table has few sockets; forget the old proofs of a busy one
+            table.holders.clear()
+        table.holders[proof] = (table.seats_version, seat)
         return seat
 
     def lost_seat(self, table: LiveTable, token: str | None) -> str | None:

@@ -33,8 +33,9 @@ import numpy as np
 from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, ORNG, RANKS, SCORES, TERMINAL, below_at, draw, finish
 from ziggurat.games.kuhnah.encode import tensor_size
+from ziggurat.games.kuhnah.heuristic import BASE_DISCOUNT, TAKE_THRESHOLD
 
 if TYPE_CHECKING:
     from ziggurat.core.game import Game
@@ -98,7 +99,7 @@ def prepare(game: Game) -> Config:
 _DECK_N, _PHASE, _SLOT = range(3)
 _TURN, _PLACE = 0, 1
 # the arrays of the batch (gs)
-_GRID, _INTS, _OWN, _OPENS, _DECK, _WILD_HALF, _LEGAL_K, _SC, _SEATS, _KEYS, _DIRTY = range(11)
+_GRID, _INTS, _OWN, _OPENS, _DECK, _WILD_HALF, _LEGAL_K, _SC, _SEATS, _KEYS, _DIRTY, _PICK, _COSTS = range(13)
 
 
 @jit
@@ -128,7 +129,9 @@ def _new(conf: Config, count: int) -> tuple[Any, ...]:
     seats = np.arange(p).astype(np.int32)
     keys = np.zeros((count, p), np.float64)
     dirty = np.zeros((count, n + 1), np.int32)  # the pyramid cells written in a game's observation row, and how many
-    return grid, ints, own, opens, deck, wild_half, legal_k, sc, seats, keys, dirty
+    pick = np.zeros(2 * n + 2 * m + 8, np.int32)  # the greedy's scratch (one for the batch): tied choices
+    costs = np.zeros(2, np.float64)  # and the Quarry cards' costs
+    return grid, ints, own, opens, deck, wild_half, legal_k, sc, seats, keys, dirty, pick, costs
 
 
 @jit_inline
@@ -146,10 +149,27 @@ def _turn_legal(core: Any, i: int, player: int, jade: int) -> None:
         core[NLEGAL][i] = 2
 
 
+@jit_inline
+def _fits(conf: Config, grid: np.ndarray, wild_half: np.ndarray, player: int, card: int, r: int, c: int) -> bool:
+    """Does ``card`` go on the open slot at row ``r``, column ``c`` of ``player``'s pyramid (the support rule)?"""
+    cfg, value, lsym, rsym = conf[0], conf[1], conf[2], conf[3]
+    wild = cfg[_WILD]
+    v = value[card]
+    my_l = lsym[card]
+    my_r = rsym[card]
+    a = grid[player, r - 1, c]
+    b = grid[player, r - 1, c + 1]
+    my_l_wild = my_l == wild or wild_half[2 * card]
+    my_r_wild = my_r == wild or wild_half[2 * card + 1]
+    if not (value[a] > v or my_l_wild or rsym[a] == my_l or rsym[a] == wild or wild_half[2 * a + 1]):
+        return False
+    return value[b] > v or my_r_wild or lsym[b] == my_r or lsym[b] == wild or wild_half[2 * b]
+
+
 @jit_leaf
 def _placements(conf: Config, core: Any, gs: Any, i: int, player: int) -> None:
     """The legal placements of the taken card, then the wild halves (with jade-wild)."""
-    cfg, value, lsym, rsym, offsets = conf
+    cfg, offsets = conf[0], conf[4]
     grid = gs[_GRID][i]
     ints = gs[_INTS][i]
     own = gs[_OWN][i]
@@ -157,7 +177,6 @@ def _placements(conf: Config, core: Any, gs: Any, i: int, player: int) -> None:
     wild_half = gs[_WILD_HALF][i]
     legal_a = core[LEGAL][i]
     legal_k = gs[_LEGAL_K][i]
-    wild = cfg[_WILD]
     jade_wild = cfg[_JADE_WILD] != 0
     wild_base = cfg[_WILD_BASE]
     jade = ints[0]
@@ -179,20 +198,11 @@ def _placements(conf: Config, core: Any, gs: Any, i: int, player: int) -> None:
         legal_a[1] = BASE_RIGHT
         legal_k[1] = _K_BASE_RIGHT
         n = 2
-        v = value[card]
-        my_l = lsym[card]
-        my_r = rsym[card]
-        my_l_wild = my_l == wild or wild_half[2 * card]
-        my_r_wild = my_r == wild or wild_half[2 * card + 1]
         left0 = base_left[player]
         for k in range(open_n[player]):
             r = opens[player, 0, k]
             c = opens[player, 1, k]
-            a = grid[player, r - 1, c]
-            b = grid[player, r - 1, c + 1]
-            if not (value[a] > v or my_l_wild or rsym[a] == my_l or rsym[a] == wild or wild_half[2 * a + 1]):
-                continue
-            if not (value[b] > v or my_r_wild or lsym[b] == my_r or lsym[b] == wild or wild_half[2 * b]):
+            if not _fits(conf, grid, wild_half, player, card, r, c):
                 continue
             legal_a[n] = offsets[r] + c - left0
             legal_k[n] = k
@@ -206,6 +216,126 @@ def _placements(conf: Config, core: Any, gs: Any, i: int, player: int) -> None:
                     legal_k[n] = _K_WILD
                     n += 1
     core[NLEGAL][i] = n
+
+
+@jit_inline
+def _place_cost(conf: Config, gs: Any, i: int, player: int, card: int, k: int) -> float:
+    """:func:`~ziggurat.games.kuhnah.heuristic.best_placement`'s effective cost of placing ``card`` by ``k``.
+
+    ``k`` is an open slot's index or a base end: what the card adds to the
+    player's score (its value less the uncovered supports it covers), and for
+    the base its discount (a share of its value and a tenth of the end card's).
+    """
+    value = conf[1]
+    grid = gs[_GRID][i]
+    ints = gs[_INTS][i]
+    v = value[card]
+    if k < 0:
+        nb = 0
+        if ints[4, player] > 0:
+            col = ints[2, player] if k == _K_BASE_LEFT else ints[3, player]
+            nb = value[grid[player, 0, col]]
+        cost = float(v)
+        cost -= BASE_DISCOUNT * v + 0.1 * nb
+        return cost
+    opens = gs[_OPENS][i]
+    r = opens[player, 0, k]
+    c = opens[player, 1, k]
+    covered = 0
+    if grid[player, r, c] < 0 and grid[player, r, c - 1] < 0:
+        covered += value[grid[player, r - 1, c]]
+    if grid[player, r, c + 1] < 0 and grid[player, r, c] < 0:
+        covered += value[grid[player, r - 1, c + 1]]
+    return float(v - covered)
+
+
+@jit_inline
+def _best_cost(conf: Config, gs: Any, i: int, player: int, card: int) -> float:
+    """The cost of ``card``'s best placement for ``player`` (wild halves aside), as the heuristic's."""
+    grid = gs[_GRID][i]
+    ints = gs[_INTS][i]
+    opens = gs[_OPENS][i]
+    wild_half = gs[_WILD_HALF][i]
+    best = _place_cost(conf, gs, i, player, card, _K_BASE_LEFT)
+    if ints[4, player] == 0:
+        return best
+    cost = _place_cost(conf, gs, i, player, card, _K_BASE_RIGHT)
+    if cost < best:
+        best = cost
+    for k in range(ints[5, player]):
+        if _fits(conf, grid, wild_half, player, card, opens[player, 0, k], opens[player, 1, k]):
+            cost = _place_cost(conf, gs, i, player, card, k)
+            if cost < best:
+                best = cost
+    return best
+
+
+@jit_leaf
+def _greedy(conf: Config, core: Any, gs: Any, i: int) -> int:
+    """:func:`ziggurat.games.kuhnah.heuristic.heuristic` for the player to decide: the legal index it plays.
+
+    Placing: the cheapest placement (wild halves aside). The turn: take the
+    cheapest Quarry card (its best placement's cost less the jade on it) when it
+    costs at most ``TAKE_THRESHOLD`` or when out of jade, else pay a jade onto
+    the card the next player wants least (less half of what it costs us). Ties
+    are broken with the opponents' RNG. Only public things are read (pyramids,
+    wild halves, the Quarry and its jade) and the player's own jade: never the
+    deck nor another seat's jade.
+    """
+    ints = gs[_INTS][i]
+    sc = gs[_SC][i]
+    legal = core[LEGAL][i]
+    legal_k = gs[_LEGAL_K][i]
+    nl = core[NLEGAL][i]
+    player = core[ACTOR][i]
+    pick = gs[_PICK]
+    n = 0
+    if sc[_PHASE] == _PLACE:
+        card = ints[6, sc[_SLOT]]
+        best = 1e300
+        for j in range(nl):
+            k = legal_k[j]
+            if k == _K_WILD:
+                continue
+            cost = _place_cost(conf, gs, i, player, card, k)
+            if cost < best - 1e-9:
+                best = cost
+                pick[0] = j
+                n = 1
+            elif abs(cost - best) <= 1e-9:
+                pick[n] = j
+                n += 1
+        return pick[0] if n == 1 else pick[below_at(core[ORNG], i, n)]
+    quarry = ints[6]
+    quarry_jade = ints[7]
+    costs = gs[_COSTS]
+    cheapest = -1
+    for s in range(2):
+        if quarry[s] >= 0:
+            c = _best_cost(conf, gs, i, player, quarry[s]) - quarry_jade[s]
+            costs[s] = c
+            if cheapest < 0 or c < costs[cheapest] or (c == costs[cheapest] and below_at(core[ORNG], i, 2) == 1):
+                cheapest = s
+    if ints[0, player] == 0 or costs[cheapest] <= TAKE_THRESHOLD:
+        action = TAKE + cheapest
+    else:
+        nxt = (player + 1) % conf[0][_P]
+        target = -1
+        top = 0.0
+        for s in range(2):
+            if quarry[s] >= 0:
+                theirs = _best_cost(conf, gs, i, nxt, quarry[s]) - quarry_jade[s]
+                v = theirs - 0.5 * costs[s]
+                if target < 0 or v > top:
+                    target = s
+                    top = v
+                elif v == top and below_at(core[ORNG], i, 2) == 1:
+                    target = s
+        action = JADE_ON + target
+    for j in range(nl):
+        if legal[j] == action:
+            return j
+    return 0  # not reached: the action is legal
 
 
 @jit_leaf
@@ -499,12 +629,12 @@ def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
 
 @jit
 def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+    loops.vreset_with(_reset, _step, _encode, _greedy, conf, core, gs, base, seat, obs, mask)
 
 
 @jit_leaf
 def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
-    return loops.vstep(_reset, _step_at, _encode, conf, core, gs, base, seat, out)
+    return loops.vstep_with(_reset, _step_at, _encode, _greedy, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -517,4 +647,4 @@ def trace(config: Config, seed: int) -> tuple[object, ...]:
     return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("kuhnah", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))
+KERNEL = GameKernel("kuhnah", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep, greedy=True))

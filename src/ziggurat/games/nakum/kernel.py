@@ -1,4 +1,4 @@
-"""Nakum compiled (numba) for batches of random games: the ``fast`` extra.
+"""Nakum compiled (numba): random batches and stepped environments (the ``fast`` extra).
 
 The same rules as :mod:`ziggurat.games.nakum.rules`, which stays the
 reference, on the content the game was set up with (the shipped reconstruction
@@ -30,6 +30,14 @@ refills, the deal), skipped exactly where the engine skips them (a full market
 or offering row, an empty deck). Every player chooses uniformly among the
 engine's legal actions; chance draws uniformly from the pool the engine names.
 Action and chance ids are the engine's.
+
+Written as the step functions of :mod:`ziggurat.core.loops` (a step is one
+decision, then the chance draws up to the next one). The setup's simultaneous
+heritage choice is asked one seat at a time, lowest seat first (the engine's
+``players_to_move()[0]``, as its adapters serialise it); a choice stays hidden
+(the card leaves its owner's hand, the others see only that it was made) until
+the last one is in. :func:`_encode` writes exactly
+:func:`ziggurat.games.nakum.encode.tensor` of a seat's view.
 """
 
 from __future__ import annotations
@@ -38,9 +46,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ziggurat.core.jit import below, jit, jit_inline, jit_leaf, put_step, seed_rng
-from ziggurat.core.kernel import GameKernel
-from ziggurat.games.nakum.content import HERITAGE_ACTION, MARKET_ACTION, MAX_OPTIONS, NUM_TILES
+from ziggurat.core import loops
+from ziggurat.core.jit import jit, jit_inline, jit_leaf
+from ziggurat.core.kernel import GameKernel, StepKernel
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, draw, finish
+from ziggurat.games.nakum.content import HERITAGE_ACTION, MARKET_ACTION, MAX_BASICS, MAX_OPTIONS, NUM_TILES
+from ziggurat.games.nakum.encode import P as SLOTS
+from ziggurat.games.nakum.encode import tensor_size
 from ziggurat.games.nakum.rules import (
     BUY,
     CAMP,
@@ -58,6 +70,7 @@ from ziggurat.games.nakum.rules import (
     HERITAGE_SETUP,
     OFFER,
     OVER,
+    PHASE_NAMES,
     PLAY,
     REVEAL,
 )
@@ -74,8 +87,9 @@ _LIM = 5
 _PER = 8
 (_MAX_ROUNDS, _A_BASIC, _A_CAMP, _A_EXPLORE, _A_PYRAMID, _A_PITUK, _A_START, _A_GROW, _A_OPTION, _A_BUY, _A_OFFER,
  _A_HERITAGE, _A_FAVOUR, _A_FREE, _A_REVEAL, _PITUK, _START, _GROW, _E_CAMP, _E_MARKET, _E_HERITAGE, _MAX_LEN,
- _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END, _MARKET_SIZE, _OFFERS_SIZE) = range(11, 39)  # fmt: skip
-_CFG = 39
+ _SPACES, _START_WORKERS, _RESERVE_WORKERS, _TO_END, _MARKET_SIZE, _OFFERS_SIZE,
+ _ACTIONS, _OBS) = range(11, 41)  # fmt: skip
+_CFG = 41
 
 # effect table columns: cost (3), gain (maize, skins, masks, points), action, free a camp, end points
 _COST, _GAIN, _ACTION, _FREE_CAMP, _END_POINTS = 0, 3, 7, 8, 9
@@ -89,11 +103,14 @@ _STATE = 18
 
 # per player: resources (3), then these
 (P_TOKENS, P_WORKERS, P_HAND, P_RESERVE, P_SACRIFICED, P_FIRST, P_MADE, P_OFFER_POINTS, P_CARD_POINTS,
- P_CHOICE) = range(3, 13)  # fmt: skip
-_PLAYER = 13
+ P_CHOICE, P_PYRAMID) = range(3, 14)  # fmt: skip
+_PLAYER = 14
 
-# where a card is: in its deck (or the box), face up (or in a hand), gone (bought, made, played, discarded)
+# where a market card or offering is: in its deck, face up, gone (bought, made, discarded; who took it: its owner)
 IN_DECK, UP, GONE = 0, 1, 2
+# where a heritage card is (its holder): a player's hand (the seat), the box, chosen at setup (hidden until all
+# are in), or played by seat p (PLAYED - p)
+BOX, CHOSEN, PLAYED = -2, -1, -3
 
 Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -122,6 +139,8 @@ def prepare(game: Game) -> Config:
     cfg[_TO_END] = g.offerings_to_end
     cfg[_MARKET_SIZE] = g.market_size
     cfg[_OFFERS_SIZE] = g.offerings_size
+    cfg[_ACTIONS] = g.num_actions
+    cfg[_OBS] = tensor_size(game)
     for field, value in (
         (_A_BASIC, g.A_BASIC), (_A_CAMP, g.A_CAMP), (_A_EXPLORE, g.A_EXPLORE), (_A_PYRAMID, g.A_PYRAMID),
         (_A_PITUK, g.A_PITUK), (_A_START, g.A_START), (_A_GROW, g.A_GROW), (_A_OPTION, g.A_OPTION),
@@ -422,6 +441,7 @@ def _end_day(
     for q in range(cfg[_P]):
         pl[q, P_RESERVE] += pl[q, P_SACRIFICED]
         pl[q, P_SACRIFICED] = 0
+        pl[q, P_PYRAMID] = 0
     for s in range(cfg[_SPACES]):
         occ[s] = 0
     for pos in range(NUM_TILES):
@@ -501,8 +521,8 @@ def _effect(
         _end_turn(cfg, sv, pl, occ, explorer, queue, p)
 
 
-@jit_leaf
-def _apply(
+@jit_inline
+def _apply_at(
     cfg: np.ndarray,
     eff: np.ndarray,
     offers: np.ndarray,
@@ -514,11 +534,16 @@ def _apply(
     mstate: np.ndarray,
     ostate: np.ndarray,
     holder: np.ndarray,
+    buyer: np.ndarray,
+    maker: np.ndarray,
     queue: np.ndarray,
     p: int,
     action: int,
 ) -> None:
-    """Apply ``p``'s legal ``action``."""
+    """Apply ``p``'s legal ``action`` (not the setup's heritage choice: see :func:`_choose`).
+
+    Inlined into random play's loop (:func:`_step_at`); called as :func:`_apply` elsewhere (compiled once).
+    """
     n = cfg[_P]
     phase = sv[S_PHASE]
     if phase == DAY:
@@ -556,6 +581,7 @@ def _apply(
             _end_turn(cfg, sv, pl, occ, explorer, queue, p)
         elif action == cfg[_A_PYRAMID]:
             pl[p, P_HAND] -= 2
+            pl[p, P_PYRAMID] += 2
             sv[S_PASSES] = 0
             sv[S_PHASE] = OFFER
         elif action == cfg[_A_PITUK]:
@@ -583,6 +609,7 @@ def _apply(
     elif phase == BUY:
         c = action - cfg[_A_BUY]
         mstate[c] = GONE
+        buyer[c] = p
         sv[S_MARKET_UP] -= 1
         row = cfg[_E_MARKET] + c
         pl[p, P_CARD_POINTS] += eff[row, _END_POINTS]
@@ -595,6 +622,7 @@ def _apply(
         pl[p, P_WORKERS] -= sac
         pl[p, P_SACRIFICED] += sac
         ostate[c] = GONE
+        maker[c] = p
         sv[S_OFFERS_UP] -= 1
         pl[p, P_OFFER_POINTS] += offers[c, _POINTS]
         pl[p, P_MADE] += 1
@@ -606,7 +634,7 @@ def _apply(
         _end_turn(cfg, sv, pl, occ, explorer, queue, p)
     elif phase == PLAY:
         c = action - cfg[_A_HERITAGE]
-        holder[c] = -1
+        holder[c] = PLAYED - p
         row = cfg[_E_HERITAGE] + c
         pl[p, P_CARD_POINTS] += eff[row, _END_POINTS]
         _card(cfg, eff, row, sv, pl, occ, cubes, explorer, queue, p)
@@ -646,154 +674,76 @@ def _apply(
 
 
 @jit_leaf
-def _run(
+def _apply(
     cfg: np.ndarray,
     eff: np.ndarray,
     offers: np.ndarray,
-    basics: np.ndarray,
-    options: np.ndarray,
-    cap: np.ndarray,
-    seed: np.uint64,
-    ws: tuple[np.ndarray, ...],
-    scores: np.ndarray,
-    ranks: np.ndarray,
-    tracing: bool,
-    tr_actor: np.ndarray,
-    tr_action: np.ndarray,
-    tr_off: np.ndarray,
-    tr_legal: np.ndarray,
-) -> tuple[int, int, int, bool]:
-    """Play one game from ``seed`` in the workspace ``ws``; fill ``scores`` and ``ranks``.
+    sv: np.ndarray,
+    pl: np.ndarray,
+    occ: np.ndarray,
+    cubes: np.ndarray,
+    explorer: np.ndarray,
+    mstate: np.ndarray,
+    ostate: np.ndarray,
+    holder: np.ndarray,
+    buyer: np.ndarray,
+    maker: np.ndarray,
+    queue: np.ndarray,
+    p: int,
+    action: int,
+) -> None:
+    """:func:`_apply_at`, called."""
+    _apply_at(cfg, eff, offers, sv, pl, occ, cubes, explorer, mstate, ostate, holder, buyer, maker, queue, p, action)
 
-    Returns (decisions, steps, the end: 0 a second offering, 1 the round limit (the engine's
-    ``ENDS``), whether the whole trace fitted in the buffers).
-    """
-    rng, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate, ostate, holder, queue, legal, keys = ws
+
+# the arrays of the batch (gs), one row per game
+(_SV, _PL, _OCC, _CUBES, _TILE_POS, _LAYOUT, _EXPLORER, _MSTATE, _OSTATE, _HOLDER, _BUYER, _MAKER, _QUEUE, _POOL,
+ _KEYS) = range(15)  # fmt: skip
+_PHASES = len(PHASE_NAMES)
+
+
+@jit
+def _dims(conf: Config) -> tuple[int, int, int, int, int, int]:
+    """(players, legal capacity, observation size, action ids, chance events per step, outcomes per step)."""
+    cfg = conf[0]
+    pool = max(NUM_TILES, cfg[_M], cfg[_O], cfg[_H])
+    return cfg[_P], cfg[_ACTIONS], cfg[_OBS], cfg[_ACTIONS], QUEUE, QUEUE * pool
+
+
+@jit
+def _new(conf: Config, count: int) -> tuple[Any, ...]:
+    cfg = conf[0]
+    p = cfg[_P]
+    pool = max(NUM_TILES, cfg[_M], cfg[_O], cfg[_H])
+    return (
+        np.zeros((count, _STATE), np.int64),
+        np.zeros((count, p, _PLAYER), np.int64),
+        np.zeros((count, cfg[_SPACES]), np.int64),
+        np.zeros((count, NUM_TILES), np.int64),
+        np.zeros((count, NUM_TILES), np.int64),
+        np.zeros((count, NUM_TILES), np.int64),
+        np.zeros((count, NUM_TILES), np.int64),
+        np.zeros((count, cfg[_M]), np.int64),
+        np.zeros((count, cfg[_O]), np.int64),
+        np.zeros((count, cfg[_H]), np.int64),
+        np.zeros((count, cfg[_M]), np.int64),
+        np.zeros((count, cfg[_O]), np.int64),
+        np.zeros((count, QUEUE), np.int64),
+        np.zeros((count, pool), np.int32),
+        np.zeros((count, p, 4), np.float64),
+    )
+
+
+@jit_leaf
+def _score(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """The game is over: scores, ranks and the end."""
+    cfg = conf[0]
     nplayers = cfg[_P]
-    seed_rng(rng, seed)
-    for i in range(_STATE):
-        sv[i] = 0
-    sv[S_CTX] = -1
-    sv[S_MARKET_DECK] = cfg[_M]
-    sv[S_OFFER_DECK] = cfg[_O]
-    sv[S_BOX] = cfg[_H]
-    sv[S_PHASE] = HERITAGE_SETUP
-    for q in range(nplayers):
-        for f in range(_PLAYER):
-            pl[q, f] = 0
-        pl[q, P_WORKERS] = cfg[_START_WORKERS]
-        pl[q, P_HAND] = cfg[_START_WORKERS]
-        pl[q, P_RESERVE] = cfg[_RESERVE_WORKERS]
-        pl[q, P_FIRST] = -1
-        pl[q, P_CHOICE] = -1
-    for s in range(cfg[_SPACES]):
-        occ[s] = 0
-    for t in range(NUM_TILES):
-        cubes[t] = 0
-        tile_pos[t] = -1
-        layout[t] = -1
-        explorer[t] = -1
-    for c in range(cfg[_M]):
-        mstate[c] = IN_DECK
-    for c in range(cfg[_O]):
-        ostate[c] = IN_DECK
-    for c in range(cfg[_H]):
-        holder[c] = -2  # in the box
-    # the setup's draws: two offerings, five market cards, three heritage cards each, one at a time round the table
-    for _ in range(cfg[_OFFERS_SIZE]):
-        _push(sv, queue, DRAW_OFFERING)
-    for _ in range(cfg[_MARKET_SIZE]):
-        _push(sv, queue, DRAW_MARKET)
-    for _ in range(HAND_SIZE):
-        for q in range(nplayers):
-            _push(sv, queue, DRAW_DEAL + q)
-    fits = True
-    steps = 0
-    decisions = 0
-
-    while True:
-        if sv[S_Q_LEN] > 0:
-            # chance: the draw at the head of the queue, uniform over its pool
-            head = queue[sv[S_Q_HEAD]]
-            n = 0
-            if head < NUM_TILES:
-                for t in range(NUM_TILES):
-                    if tile_pos[t] < 0:
-                        legal[n] = t
-                        n += 1
-            elif head == DRAW_MARKET:
-                for c in range(cfg[_M]):
-                    if mstate[c] == IN_DECK:
-                        legal[n] = c
-                        n += 1
-            elif head == DRAW_OFFERING:
-                for c in range(cfg[_O]):
-                    if ostate[c] == IN_DECK:
-                        legal[n] = c
-                        n += 1
-            else:
-                for c in range(cfg[_H]):
-                    if holder[c] == -2:
-                        legal[n] = c
-                        n += 1
-            a = legal[below(rng, n)]
-            if tracing:
-                fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, CHANCE, a, legal, n)
-            steps += 1
-            sv[S_Q_HEAD] = (sv[S_Q_HEAD] + 1) % QUEUE
-            sv[S_Q_LEN] -= 1
-            if head < NUM_TILES:
-                layout[head] = a
-                tile_pos[a] = head
-                sv[S_REVEALED] += 1
-            elif head == DRAW_MARKET:
-                mstate[a] = UP
-                sv[S_MARKET_UP] += 1
-                sv[S_MARKET_DECK] -= 1
-            elif head == DRAW_OFFERING:
-                ostate[a] = UP
-                sv[S_OFFERS_UP] += 1
-                sv[S_OFFER_DECK] -= 1
-            else:
-                holder[a] = head - DRAW_DEAL
-                sv[S_BOX] -= 1
-            _normalize(cfg, sv, pl, queue)
-            continue
-        phase = sv[S_PHASE]
-        if phase == OVER:
-            break
-        if phase == HERITAGE_SETUP:
-            # everyone plays a heritage card at once (in seat order here); then all take what theirs gives
-            for q in range(nplayers):
-                n = _legal(cfg, eff, offers, basics, options, cap, sv, pl, occ, cubes, tile_pos, layout, explorer,
-                           mstate, ostate, holder, q, legal)  # fmt: skip
-                a = legal[below(rng, n)]
-                if tracing:
-                    fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, q, a, legal, n)
-                steps += 1
-                decisions += 1
-                c = a - cfg[_A_HERITAGE]
-                holder[c] = -1
-                pl[q, P_CHOICE] = c
-            for q in range(nplayers):
-                row = cfg[_E_HERITAGE] + pl[q, P_CHOICE]
-                pl[q, P_CARD_POINTS] += eff[row, _END_POINTS]
-                _gain(cfg, eff, row, pl, q)
-                pl[q, P_CHOICE] = -1
-            sv[S_PHASE] = REVEAL
-            sv[S_TO_MOVE] = sv[S_START]
-            sv[S_REVEALS_LEFT] = 1 if nplayers == 2 else 2
-            continue
-        p = sv[S_TO_MOVE]
-        n = _legal(cfg, eff, offers, basics, options, cap, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate,
-                   ostate, holder, p, legal)  # fmt: skip
-        a = legal[below(rng, n)]
-        if tracing:
-            fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, p, a, legal, n)
-        steps += 1
-        decisions += 1
-        _apply(cfg, eff, offers, sv, pl, occ, cubes, explorer, mstate, ostate, holder, queue, p, a)
-
+    sv = gs[_SV][i]
+    pl = gs[_PL][i]
+    keys = gs[_KEYS][i]
+    scores = core[SCORES][i]
+    ranks = core[RANKS][i]
     # scores: offerings, card points, point tokens, stored resources;
     # ties: point tokens, then masks, then whoever made an offering first
     for q in range(nplayers):
@@ -808,109 +758,345 @@ def _run(
     for q in range(nplayers):
         r = 1
         for o in range(nplayers):
-            for i in range(4):
-                if keys[o, i] != keys[q, i]:
-                    if keys[o, i] > keys[q, i]:
+            for k in range(4):
+                if keys[o, k] != keys[q, k]:
+                    if keys[o, k] > keys[q, k]:
                         r += 1
                     break
         ranks[q] = r
     # the second offering is the end even when it comes in the last round the limit allows
     end = END_SECOND_OFFERING if sv[S_END] else END_ROUND_LIMIT
-    return decisions, steps, end, fits
+    finish(core, i, end)
 
 
-@jit
-def _workspace(cfg: np.ndarray) -> tuple[np.ndarray, ...]:
-    p = cfg[_P]
-    rng = np.zeros(1, np.uint64)
-    sv = np.zeros(_STATE, np.int64)
-    pl = np.zeros((p, _PLAYER), np.int64)
-    occ = np.zeros(cfg[_SPACES], np.int64)
-    cubes = np.zeros(NUM_TILES, np.int64)
-    tile_pos = np.zeros(NUM_TILES, np.int64)
-    layout = np.zeros(NUM_TILES, np.int64)
-    explorer = np.zeros(NUM_TILES, np.int64)
-    mstate = np.zeros(cfg[_M], np.int64)
-    ostate = np.zeros(cfg[_O], np.int64)
-    holder = np.zeros(cfg[_H], np.int64)
-    queue = np.zeros(QUEUE, np.int64)
-    legal = np.zeros(cfg[_A_REVEAL] + NUM_TILES + cfg[_M] + cfg[_O] + cfg[_H], np.int32)
-    keys = np.zeros((p, 4), np.float64)
-    return rng, sv, pl, occ, cubes, tile_pos, layout, explorer, mstate, ostate, holder, queue, legal, keys
+@jit_inline
+def _settle(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """Chance up to the next decision (the queue of draws, uniform over each one's pool); who decides and the
+    legal actions, or the end."""
+    cfg, eff, offers, basics, options, cap = conf
+    sv = gs[_SV][i]
+    pl = gs[_PL][i]
+    tile_pos = gs[_TILE_POS][i]
+    layout = gs[_LAYOUT][i]
+    mstate = gs[_MSTATE][i]
+    ostate = gs[_OSTATE][i]
+    holder = gs[_HOLDER][i]
+    queue = gs[_QUEUE][i]
+    pool = gs[_POOL][i]
+    while sv[S_Q_LEN] > 0:
+        head = queue[sv[S_Q_HEAD]]
+        n = 0
+        if head < NUM_TILES:
+            for t in range(NUM_TILES):
+                if tile_pos[t] < 0:
+                    pool[n] = t
+                    n += 1
+        elif head == DRAW_MARKET:
+            for c in range(cfg[_M]):
+                if mstate[c] == IN_DECK:
+                    pool[n] = c
+                    n += 1
+        elif head == DRAW_OFFERING:
+            for c in range(cfg[_O]):
+                if ostate[c] == IN_DECK:
+                    pool[n] = c
+                    n += 1
+        else:
+            for c in range(cfg[_H]):
+                if holder[c] == BOX:
+                    pool[n] = c
+                    n += 1
+        a = pool[draw(core, i, pool, n)]
+        sv[S_Q_HEAD] = (sv[S_Q_HEAD] + 1) % QUEUE
+        sv[S_Q_LEN] -= 1
+        if head < NUM_TILES:
+            layout[head] = a
+            tile_pos[a] = head
+            sv[S_REVEALED] += 1
+        elif head == DRAW_MARKET:
+            mstate[a] = UP
+            sv[S_MARKET_UP] += 1
+            sv[S_MARKET_DECK] -= 1
+        elif head == DRAW_OFFERING:
+            ostate[a] = UP
+            sv[S_OFFERS_UP] += 1
+            sv[S_OFFER_DECK] -= 1
+        else:
+            holder[a] = head - DRAW_DEAL
+            sv[S_BOX] -= 1
+        _normalize(cfg, sv, pl, queue)
+    phase = sv[S_PHASE]
+    if phase == OVER:
+        _score(conf, core, gs, i)
+        return
+    p = sv[S_TO_MOVE]
+    if phase == HERITAGE_SETUP:  # everyone at once: the engine asks them in seat order, the lowest first
+        p = 0
+        while pl[p, P_CHOICE] >= 0:
+            p += 1
+    core[ACTOR][i] = p
+    core[NLEGAL][i] = _legal(cfg, eff, offers, basics, options, cap, sv, pl, gs[_OCC][i], gs[_CUBES][i], tile_pos,
+                             layout, gs[_EXPLORER][i], mstate, ostate, holder, p, core[LEGAL][i])  # fmt: skip
 
 
-@jit
-def _play(
-    cfg: np.ndarray,
-    eff: np.ndarray,
-    offers: np.ndarray,
-    basics: np.ndarray,
-    options: np.ndarray,
-    cap: np.ndarray,
-    seeds: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    count = seeds.shape[0]
+@jit_leaf
+def _reset(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """The setup: two offerings, five market cards, three heritage cards each, one at a time round the table."""
+    cfg = conf[0]
     nplayers = cfg[_P]
-    scores = np.zeros((count, nplayers), np.float64)
-    ranks = np.zeros((count, nplayers), np.int32)
-    decisions = np.zeros(count, np.int32)
-    steps = np.zeros(count, np.int32)
-    ends = np.zeros(count, np.int8)
-    ws = _workspace(cfg)
-    dummy = np.zeros(1, np.int32)
-    for g in range(count):
-        d, s, e, _ = _run(
-            cfg, eff, offers, basics, options, cap, seeds[g], ws, scores[g], ranks[g], False, dummy, dummy, dummy,
-            dummy,
-        )  # fmt: skip
-        decisions[g] = d
-        steps[g] = s
-        ends[g] = e
-    return scores, ranks, decisions, steps, ends
+    sv = gs[_SV][i]
+    pl = gs[_PL][i]
+    queue = gs[_QUEUE][i]
+    for k in range(_STATE):
+        sv[k] = 0
+    sv[S_CTX] = -1
+    sv[S_MARKET_DECK] = cfg[_M]
+    sv[S_OFFER_DECK] = cfg[_O]
+    sv[S_BOX] = cfg[_H]
+    sv[S_PHASE] = HERITAGE_SETUP
+    for q in range(nplayers):
+        for f in range(_PLAYER):
+            pl[q, f] = 0
+        pl[q, P_WORKERS] = cfg[_START_WORKERS]
+        pl[q, P_HAND] = cfg[_START_WORKERS]
+        pl[q, P_RESERVE] = cfg[_RESERVE_WORKERS]
+        pl[q, P_FIRST] = -1
+        pl[q, P_CHOICE] = -1
+    for s in range(cfg[_SPACES]):
+        gs[_OCC][i, s] = 0
+    for t in range(NUM_TILES):
+        gs[_CUBES][i, t] = 0
+        gs[_TILE_POS][i, t] = -1
+        gs[_LAYOUT][i, t] = -1
+        gs[_EXPLORER][i, t] = -1
+    for c in range(cfg[_M]):
+        gs[_MSTATE][i, c] = IN_DECK
+        gs[_BUYER][i, c] = -1
+    for c in range(cfg[_O]):
+        gs[_OSTATE][i, c] = IN_DECK
+        gs[_MAKER][i, c] = -1
+    for c in range(cfg[_H]):
+        gs[_HOLDER][i, c] = BOX
+    for _ in range(cfg[_OFFERS_SIZE]):
+        _push(sv, queue, DRAW_OFFERING)
+    for _ in range(cfg[_MARKET_SIZE]):
+        _push(sv, queue, DRAW_MARKET)
+    for _ in range(HAND_SIZE):
+        for q in range(nplayers):
+            _push(sv, queue, DRAW_DEAL + q)
+    _settle(conf, core, gs, i)
+
+
+@jit_leaf
+def _choose(
+    cfg: np.ndarray, eff: np.ndarray, sv: np.ndarray, pl: np.ndarray, holder: np.ndarray, p: int, c: int
+) -> None:
+    """``p`` chooses heritage card ``c`` at setup (hidden); once all are in, they are shown and taken."""
+    nplayers = cfg[_P]
+    holder[c] = CHOSEN
+    pl[p, P_CHOICE] = c
+    for q in range(nplayers):
+        if pl[q, P_CHOICE] < 0:
+            return
+    for q in range(nplayers):
+        c = pl[q, P_CHOICE]
+        row = cfg[_E_HERITAGE] + c
+        pl[q, P_CARD_POINTS] += eff[row, _END_POINTS]
+        _gain(cfg, eff, row, pl, q)
+        holder[c] = PLAYED - q
+        pl[q, P_CHOICE] = -1
+    sv[S_PHASE] = REVEAL
+    sv[S_TO_MOVE] = sv[S_START]
+    sv[S_REVEALS_LEFT] = 1 if nplayers == 2 else 2
+
+
+@jit_inline
+def _turn(apply: Any, conf: Config, core: Any, gs: Any, i: int, action: int) -> None:
+    """The player to decide takes ``action`` (an engine id, applied by ``apply``); chance up to the next decision."""
+    cfg, eff, offers = conf[0], conf[1], conf[2]
+    p = core[ACTOR][i]
+    sv = gs[_SV][i]
+    if sv[S_PHASE] == HERITAGE_SETUP:
+        _choose(cfg, eff, sv, gs[_PL][i], gs[_HOLDER][i], p, action - cfg[_A_HERITAGE])
+    else:
+        apply(cfg, eff, offers, sv, gs[_PL][i], gs[_OCC][i], gs[_CUBES][i], gs[_EXPLORER][i], gs[_MSTATE][i],
+              gs[_OSTATE][i], gs[_HOLDER][i], gs[_BUYER][i], gs[_MAKER][i], gs[_QUEUE][i], p, action)  # fmt: skip
+    _settle(conf, core, gs, i)
+
+
+@jit_inline
+def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """A step, all inlined (random play's loop: the fastest, and the longest to compile)."""
+    _turn(_apply_at, conf, core, gs, i, action)
+
+
+@jit_leaf
+def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """A step, called (traces and batched environments: quicker to compile)."""
+    _turn(_apply, conf, core, gs, i, action)
+
+
+@jit_inline
+def _who(out: np.ndarray, at: int, mask: int, nplayers: int) -> None:
+    """The players of the bit set ``mask`` as flags at ``out[at:]``."""
+    for q in range(nplayers):
+        if (mask >> q) & 1:
+            out[at + q] = 1.0
+
+
+@jit_leaf
+def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray, again: bool) -> None:
+    """:func:`ziggurat.games.nakum.encode.tensor` of ``view(seat)`` (at a decision or at the end)."""
+    cfg, basics, options = conf[0], conf[3], conf[4]
+    n = cfg[_P]
+    nm = cfg[_M]
+    no = cfg[_O]
+    nh = cfg[_H]
+    sv = gs[_SV][i]
+    pl = gs[_PL][i]
+    occ = gs[_OCC][i]
+    cubes = gs[_CUBES][i]
+    tile_pos = gs[_TILE_POS][i]
+    layout = gs[_LAYOUT][i]
+    explorer = gs[_EXPLORER][i]
+    mstate = gs[_MSTATE][i]
+    ostate = gs[_OSTATE][i]
+    holder = gs[_HOLDER][i]
+    buyer = gs[_BUYER][i]
+    maker = gs[_MAKER][i]
+    out[:] = 0.0
+    phase = sv[S_PHASE]
+    out[phase] = 1.0
+    b = _PHASES
+    out[b] = sv[S_ROUND] / max(1, cfg[_MAX_ROUNDS])
+    b += 1
+    out[b + seat] = 1.0
+    b += SLOTS
+    actor = core[ACTOR][i]
+    if phase == HERITAGE_SETUP:  # everyone who has not chosen yet (what they chose stays hidden)
+        for q in range(n):
+            if pl[q, P_CHOICE] < 0:
+                out[b + q] = 1.0
+    elif actor >= 0:
+        out[b + actor] = 1.0
+    b += SLOTS
+    out[b + sv[S_START]] = 1.0
+    b += SLOTS
+    out[b] = 1.0 if sv[S_END] else 0.0
+    b += 1
+    for pos in range(NUM_TILES):  # face down (and who explores it), or its tile
+        if layout[pos] < 0:
+            out[b] = 1.0
+            if explorer[pos] >= 0:
+                out[b + 1 + explorer[pos]] = 1.0
+        else:
+            out[b + 1 + SLOTS + layout[pos]] = 1.0
+        b += 1 + SLOTS + NUM_TILES
+    for t in range(NUM_TILES):  # the face-up tiles' spaces
+        if tile_pos[t] >= 0:
+            active = False
+            for k in range(MAX_BASICS):
+                s = basics[t, k]
+                if s >= 0:
+                    if occ[s]:
+                        active = True
+                    _who(out, b + k * SLOTS, occ[s], n)
+            c = b + MAX_BASICS * SLOTS
+            _who(out, c, occ[cfg[_NB] + t], n)
+            out[c + SLOTS] = 1.0 if active else 0.0
+            for k in range(options[t]):
+                if (cubes[t] >> k) & 1:
+                    out[c + SLOTS + 1 + k] = 1.0
+        b += MAX_BASICS * SLOTS + SLOTS + 1 + MAX_OPTIONS
+    for q in range(n):
+        out[b + q] = pl[q, P_PYRAMID] / 4
+    b += SLOTS
+    _who(out, b, occ[cfg[_PITUK]], n)
+    b += SLOTS
+    out[b] = 1.0 if sv[S_FAVOURS] & 1 else 0.0
+    out[b + 1] = 1.0 if sv[S_FAVOURS] & 2 else 0.0
+    b += 2
+    _who(out, b, occ[cfg[_START]], n)
+    b += SLOTS
+    _who(out, b, occ[cfg[_GROW]], n)
+    b += SLOTS
+    for c in range(nm):
+        if mstate[c] == UP:
+            out[b + c] = 1.0
+    b += nm
+    for c in range(no):
+        if ostate[c] == UP:
+            out[b + c] = 1.0
+    b += no
+    out[b] = sv[S_MARKET_DECK] / max(1, nm)
+    out[b + 1] = sv[S_OFFER_DECK] / max(1, no)
+    b += 2
+    for q in range(n):
+        in_hand = 1 if pl[q, P_CHOICE] >= 0 else 0
+        for c in range(nh):
+            if holder[c] == q:
+                in_hand += 1
+        out[b] = pl[q, 0] / cfg[_LIM]
+        out[b + 1] = pl[q, 1] / cfg[_LIM + 1]
+        out[b + 2] = pl[q, 2] / cfg[_LIM + 2]
+        out[b + 3] = min(1.0, pl[q, P_TOKENS] / 60)
+        out[b + 4] = pl[q, P_WORKERS] / 4
+        out[b + 5] = pl[q, P_HAND] / 4
+        out[b + 6] = pl[q, P_RESERVE] / 4
+        out[b + 7] = pl[q, P_SACRIFICED] / 4
+        out[b + 8] = min(1.0, in_hand / 6)
+        b += 9
+        for c in range(no):
+            if maker[c] == q:
+                out[b + c] = 1.0
+        b += no
+        for c in range(nm):
+            if buyer[c] == q:
+                out[b + c] = 1.0
+        b += nm
+        for c in range(nh):
+            if holder[c] == PLAYED - q:
+                out[b + c] = 1.0
+        b += nh
+    b += (SLOTS - n) * (9 + no + nm + nh)
+    for c in range(nh):  # the seat's own heritage hand
+        if holder[c] == seat:
+            out[b + c] = 1.0
+
+
+@jit_leaf
+def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
+    loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
 
 
 @jit
-def _trace(
-    cfg: np.ndarray,
-    eff: np.ndarray,
-    offers: np.ndarray,
-    basics: np.ndarray,
-    options: np.ndarray,
-    cap: np.ndarray,
-    seed: np.uint64,
-    room: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, bool]:
-    max_len = cfg[_MAX_LEN]
-    tr_actor = np.zeros(max_len, np.int32)
-    tr_action = np.zeros(max_len, np.int32)
-    tr_off = np.zeros(max_len + 1, np.int32)
-    tr_legal = np.zeros(room, np.int32)
-    scores = np.zeros(cfg[_P], np.float64)
-    ranks = np.zeros(cfg[_P], np.int32)
-    _, steps, end, fits = _run(
-        cfg, eff, offers, basics, options, cap, seed, _workspace(cfg), scores, ranks, True, tr_actor, tr_action,
-        tr_off, tr_legal,
-    )  # fmt: skip
-    kept = min(steps, max_len)
-    return (tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, end,
-            steps, fits)  # fmt: skip
+def _play(conf: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    return loops.play(_dims, _new, _play_loop, conf, seeds)
+
+
+@jit
+def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
+    return loops.trace(_dims, _new, _reset, _step, conf, seed, conf[0][_MAX_LEN])
+
+
+@jit
+def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+
+
+@jit_leaf
+def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
+    return loops.vstep(_reset, _step, _encode, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
     """Play one random game per seed: (scores, ranks, decisions, steps, ends)."""
-    return _play(*config, np.ascontiguousarray(seeds, np.uint64))
+    return _play(config, np.ascontiguousarray(seeds, np.uint64))
 
 
 def trace(config: Config, seed: int) -> tuple[object, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
-    room = 1 << 15
-    while True:
-        *out, steps, fits = _trace(*config, np.uint64(seed), room)
-        if fits:
-            return tuple(out)
-        if steps > config[0][_MAX_LEN]:
-            raise RuntimeError(f"the Nakum kernel's game of seed {seed} is longer than the engine's bound")
-        room *= 4  # the legal sets did not fit: the same game again with more room
+    return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("nakum", unsupported, prepare, play, trace)
+KERNEL = GameKernel("nakum", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))

@@ -27,9 +27,23 @@ import numpy as np
 from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, RNG, SCORES, TERMINAL, TRACING, below_at, drawn, finish
+from ziggurat.core.loops import (
+    ACTOR,
+    LEGAL,
+    NLEGAL,
+    ORNG,
+    RANKS,
+    RNG,
+    SCORES,
+    TERMINAL,
+    TRACING,
+    below_at,
+    drawn,
+    finish,
+)
 from ziggurat.games.pyramix.encode import tensor_size
 from ziggurat.games.pyramix.geometry import DOWN, FACES, NUM_BASE, NUM_POSITIONS, TRAY_NEIGHBOURS, UP
+from ziggurat.games.pyramix.heuristic import REPLY_WEIGHT
 
 if TYPE_CHECKING:
     from ziggurat.core.game import Game
@@ -84,6 +98,8 @@ def prepare(game: Game) -> Config:
 
 # the arrays of the batch (gs)
 _GRID, _COVER, _POOL, _COLL, _SC, _KINDS_SEEN, _OUT, _LEADER = range(8)
+# the greedy policy's scratch (one set for the batch, two plies deep)
+_G_GRID, _G_COVER, _G_COLL, _G_MOVES, _G_SCORES = range(8, 13)
 _COBRAS, _PLAYER = range(2)
 
 
@@ -107,18 +123,19 @@ def _new(conf: Config, count: int) -> tuple[Any, ...]:
         np.zeros((count, nkinds), np.int32),
         np.zeros((count, NUM_BASE), np.bool_),
         np.zeros((count, cfg[_COLOURS]), np.int32),
+        np.full((2, NUM_POSITIONS), -1, np.int32),
+        np.full((2, NUM_POSITIONS), NOT_CANDIDATE, np.int32),
+        np.zeros((2, cfg[_P], nkinds), np.int32),
+        np.zeros((2, NUM_POSITIONS), np.int32),
+        np.zeros(cfg[_P], np.float64),
     )
 
 
 @jit_inline
-def _moves(conf: Config, core: Any, gs: Any, i: int) -> None:
-    """The cubes the player to move may take (two or three faces showing, no cobra touched); none ends the game."""
+def _removable(conf: Config, grid: np.ndarray, cover: np.ndarray, cobras: int, moves: np.ndarray) -> int:
+    """The cubes that may be taken into ``moves`` (two or three faces showing, no cobra touched); how many."""
     cfg, faces = conf[0], conf[7]
-    grid = gs[_GRID][i]
-    cover = gs[_COVER][i]
-    moves = core[LEGAL][i]
     cobra = cfg[_COBRA]
-    cobras = gs[_SC][i, _COBRAS]
     n = 0
     for p in range(NUM_POSITIONS):
         if cover[p] < 2:
@@ -132,6 +149,13 @@ def _moves(conf: Config, core: Any, gs: Any, i: int) -> None:
             if ok:
                 moves[n] = p
                 n += 1
+    return n
+
+
+@jit_inline
+def _moves(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """The cubes the player to move may take; none ends the game."""
+    n = _removable(conf, gs[_GRID][i], gs[_COVER][i], gs[_SC][i, _COBRAS], core[LEGAL][i])
     core[NLEGAL][i] = n
     core[ACTOR][i] = gs[_SC][i, _PLAYER]
     if n == 0:
@@ -197,7 +221,7 @@ def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None
 @jit_inline
 def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
     """The player to move takes the cube at ``action``; a two-faced removal cascades the line above it down."""
-    cfg, up, down = conf[0], conf[5], conf[6]
+    cfg = conf[0]
     cobra = cfg[_COBRA]
     grid = gs[_GRID][i]
     cover = gs[_COVER][i]
@@ -208,6 +232,15 @@ def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> N
     gs[_COLL][i, player, kind] += 1
     if kind == cobra:
         sc[_COBRAS] -= 1
+    _take(conf, grid, cover, p)
+    sc[_PLAYER] = (player + 1) % cfg[_P]
+    _moves(conf, core, gs, i)
+
+
+@jit_inline
+def _take(conf: Config, grid: np.ndarray, cover: np.ndarray, p: int) -> None:
+    """The cube at ``p`` leaves the pyramid; a two-faced removal cascades the line above it down."""
+    up, down = conf[5], conf[6]
     top = p
     if cover[p] > 0:
         # the cascade: the one cube on p and the line above it slide down
@@ -229,22 +262,26 @@ def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> N
         if d >= 0:
             c = cover[d] - 1
             cover[d] = NOT_CANDIDATE if c == 0 and d < NUM_BASE else c
-    sc[_PLAYER] = (player + 1) % cfg[_P]
-    _moves(conf, core, gs, i)
 
 
 @jit_leaf
 def _score(conf: Config, core: Any, gs: Any, i: int) -> None:
-    """Tray cobras go out with their edge neighbours; colours go to their strict ankh leaders."""
+    """The final scores (:func:`_tally`) and ranks."""
+    _tally(conf, gs[_GRID][i], gs[_COLL][i], gs[_OUT][i], gs[_LEADER][i], core[SCORES][i])
+    competition_ranks(core[SCORES][i], core[RANKS][i])
+    finish(core, i, 0)
+
+
+@jit_inline
+def _tally(
+    conf: Config, grid: np.ndarray, coll: np.ndarray, out: np.ndarray, leader: np.ndarray, scores: np.ndarray
+) -> None:
+    """The scores if the game ended now: tray cobras go out with their edge neighbours, colours go to
+    their strict ankh leaders (``out`` and ``leader`` are scratch)."""
     cfg, points, colour_of, ankh, tray = conf[0], conf[2], conf[3], conf[4], conf[8]
     nplayers = cfg[_P]
     nkinds = cfg[_KINDS]
     cobra = cfg[_COBRA]
-    grid = gs[_GRID][i]
-    coll = gs[_COLL][i]
-    out = gs[_OUT][i]
-    leader = gs[_LEADER][i]
-    scores = core[SCORES][i]
     ncolours = ankh.shape[0]
     for q in range(nplayers):
         s = 0
@@ -277,8 +314,83 @@ def _score(conf: Config, core: Any, gs: Any, i: int) -> None:
         who = leader[colour_of[k]]
         if who >= 0:
             scores[who] += points[k]
-    competition_ranks(scores, core[RANKS][i])
-    finish(core, i, 0)
+
+
+@jit_inline
+def _margin(scores: np.ndarray, player: int) -> float:
+    """``player``'s score less the best other's (the heuristic's margin)."""
+    best = -1e300
+    for q in range(scores.shape[0]):
+        if q != player and scores[q] > best:
+            best = scores[q]
+    return scores[player] - best
+
+
+@jit_inline
+def _copy(grid: np.ndarray, cover: np.ndarray, coll: np.ndarray, g: np.ndarray, c: np.ndarray, k: np.ndarray) -> None:
+    """A position into the greedy's scratch (element by element: a leaf allocates nothing)."""
+    for p in range(NUM_POSITIONS):
+        g[p] = grid[p]
+        c[p] = cover[p]
+    for q in range(coll.shape[0]):
+        for t in range(coll.shape[1]):
+            k[q, t] = coll[q, t]
+
+
+@jit_leaf
+def _greedy(conf: Config, core: Any, gs: Any, i: int) -> int:
+    """:func:`ziggurat.games.pyramix.heuristic.heuristic` for the player to move: the legal index it plays.
+
+    Each move is valued by the margin it leaves (:func:`_tally` as ``score_now``)
+    less half the most the next player's best reply would add to theirs; ties
+    (within 1e-9, as the heuristic) are broken with the opponents' RNG. Pyramix
+    hides nothing, so the whole position is the player's view.
+    """
+    cfg, cobra = conf[0], conf[0][_COBRA]
+    nplayers = cfg[_P]
+    grid = gs[_GRID][i]
+    cover = gs[_COVER][i]
+    coll = gs[_COLL][i]
+    out = gs[_OUT][i]
+    leader = gs[_LEADER][i]
+    g1, c1, k1, m1 = gs[_G_GRID][0], gs[_G_COVER][0], gs[_G_COLL][0], gs[_G_MOVES][0]
+    g2, c2, k2, best = gs[_G_GRID][1], gs[_G_COVER][1], gs[_G_COLL][1], gs[_G_MOVES][1]
+    scores = gs[_G_SCORES]
+    player = gs[_SC][i, _PLAYER]
+    nxt = (player + 1) % nplayers
+    cobras = gs[_SC][i, _COBRAS]
+    legal = core[LEGAL][i]
+    nbest = 0
+    best_value = -1e300
+    for j in range(core[NLEGAL][i]):
+        p = legal[j]
+        _copy(grid, cover, coll, g1, c1, k1)
+        kind = g1[p]
+        k1[player, kind] += 1
+        left = cobras - 1 if kind == cobra else cobras
+        _take(conf, g1, c1, p)
+        _tally(conf, g1, k1, out, leader, scores)
+        value = _margin(scores, player)
+        replies = _removable(conf, g1, c1, left, m1)
+        if replies > 0:  # the game goes on: the next player's best reply counts against
+            base = _margin(scores, nxt)
+            gain = 0.0
+            for t in range(replies):
+                q = m1[t]
+                _copy(g1, c1, k1, g2, c2, k2)
+                k2[nxt, g2[q]] += 1
+                _take(conf, g2, c2, q)
+                _tally(conf, g2, k2, out, leader, scores)
+                gain = max(gain, _margin(scores, nxt) - base)
+            value -= REPLY_WEIGHT * gain
+        if value > best_value + 1e-9:
+            best_value = value
+            best[0] = j
+            nbest = 1
+        elif abs(value - best_value) <= 1e-9:
+            best[nbest] = j
+            nbest += 1
+    return best[0] if nbest == 1 else best[below_at(core[ORNG], i, nbest)]
 
 
 @jit_leaf
@@ -334,12 +446,12 @@ def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
 
 @jit
 def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+    loops.vreset_with(_reset, _step, _encode, _greedy, conf, core, gs, base, seat, obs, mask)
 
 
 @jit_leaf
 def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
-    return loops.vstep(_reset, _step_at, _encode, conf, core, gs, base, seat, out)
+    return loops.vstep_with(_reset, _step_at, _encode, _greedy, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -352,4 +464,4 @@ def trace(config: Config, seed: int) -> tuple[object, ...]:
     return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("pyramix", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))
+KERNEL = GameKernel("pyramix", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep, greedy=True))

@@ -40,6 +40,14 @@ function showSeats() {
     seatList.append(li);
   }
   while (seatList.children.length > count) seatList.lastElementChild.remove();
+  // the learned bot only where a trained policy fits this game and player count
+  const learned = (game().learned || []).includes(count);
+  for (const select of seatList.querySelectorAll("select")) {
+    const option = select.querySelector('option[value="learned"]');
+    if (!option) continue;
+    option.hidden = option.disabled = !learned;
+    if (!learned && select.value === "learned") select.value = "random";
+  }
 }
 
 function options() {
