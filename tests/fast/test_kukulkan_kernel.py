@@ -260,25 +260,16 @@ def test_kernel_plays_like_the_engines_random_playouts() -> None:
         assert abs(mine.mean() - theirs.mean()) < 4.5 * se, (mine.mean(), theirs.mean(), se)
 
 
-def test_a_trace_too_large_for_its_buffer_is_played_again_with_more_room(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ziggurat.games.kukulkan import kernel
-
-    config = kernel.prepare(make_game("kukulkan", 6))
+def test_a_long_trace_grows_its_buffers_and_is_the_game_play_plays() -> None:
+    """Six players: more legal entries than the driver's first buffer holds; the trace is whole and replays."""
+    game = make_game("kukulkan", 6)
     seed = int(run_seeds(4, 0, 1)[0])
-    *_, steps, fits = kernel._trace(*config, np.uint64(seed), 64)
-    *whole, steps_again, fits_again = kernel._trace(*config, np.uint64(seed), 1 << 20)
-    assert not fits and fits_again and steps == steps_again == len(whole[0]) > 64
-    rooms: list[int] = []
-    real = kernel._trace
-
-    def first_too_small(*args: object) -> tuple[object, ...]:
-        rooms.append(int(args[-1]))  # type: ignore[call-overload]
-        return real(*args[:-1], 64 if len(rooms) == 1 else args[-1])  # type: ignore[no-any-return]
-
-    monkeypatch.setattr(kernel, "_trace", first_too_small)
-    again = kernel.trace(config, seed)
-    assert len(rooms) == 2 and rooms[1] > rooms[0]
-    assert all(np.array_equal(a, b) for a, b in zip(again, whole, strict=True))
+    t = trace(game, seed)
+    assert len(t.legal) > 1024 and len(t) <= game.max_game_length
+    replay(game, t)
+    batch = play_random(game, games=1, seed=4)  # the game of run_seeds(4, 0, 1)[0]
+    assert batch.decisions[0] == int((t.actors >= 0).sum()) and batch.steps[0] == len(t)
+    assert np.array_equal(batch.scores[0], t.scores) and np.array_equal(batch.ranks[0], t.ranks)
 
 
 def test_the_kernels_could_act_is_the_engines() -> None:

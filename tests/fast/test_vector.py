@@ -6,11 +6,17 @@ the kernel played inside a step come from its log and are applied to the engine
 after checking that the engine offers the same set. After every step each game's
 acting player, observation (the adapters' encoding of the engine's view, to the
 last bit), legal-action mask, rewards and terminated flag must equal the engine's;
-at the end, the final observations and returns too.
+at the end, the final observations and returns too. Where several players
+choose at once (a simultaneous node: Kukulkán's rounds) the engine's drivers
+serialize them, one decision each per pass over ``players_to_move()``, lowest
+seat first (``random_playout``, ``Match.run_bots``); the kernel must follow that
+sequence, and each seat's observation is the engine's view of that seat (its
+own pending choice; of the others' only whether each is complete).
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import inspect
 from pathlib import Path
@@ -65,32 +71,59 @@ CASES += [
 ]
 
 
-def _decider(state: State) -> int:
-    """Who decides now, one player at a time: at a simultaneous node the lowest seat still to choose (Nakum's
-    setup), as the engine's adapters and the kernels serialise it."""
+# --- Kukulkán (simultaneous rounds): every player count, the round limit, the scoring parameters, learning seats
+KUKULKAN_CASES: list[tuple[str, int, dict[str, object], int, int, int | None]] = [
+    ("kukulkan", 1, {}, 4, 700, None),
+    ("kukulkan", 2, {}, 4, 1000, None),
+    ("kukulkan", 3, {"max-rounds": 12}, 4, 500, None),
+    ("kukulkan", 4, {"axis-bonus": 7, "block-points": 2}, 2, 1400, None),
+    ("kukulkan", 5, {"max-rounds": 8}, 3, 500, None),
+    ("kukulkan", 6, {"max-rounds": 5}, 3, 400, None),
+    ("kukulkan", 3, {"max-rounds": 15}, 4, 200, 1),
+    ("kukulkan", 6, {"max-rounds": 6}, 3, 150, 5),
+    ("kukulkan", 2, {"axis-bonus": 0}, 2, 450, 0),
+]
+CASES += KUKULKAN_CASES
+# --- end of Kukulkán
+
+
+def _to_decide(state: State, last: int) -> int:
+    """Who decides next as the engine's drivers serialize: at a simultaneous node, the first player after
+    ``last`` (the previous decider at this node, -1 at its start) still to choose, else the first one."""
     cur = state.current_player()
-    return state.players_to_move()[0] if cur == SIMULTANEOUS else cur
+    if cur != SIMULTANEOUS:
+        return cur
+    waiting = state.players_to_move()
+    return next((q for q in waiting if q > last), waiting[0])
 
 
-def _consume(state: State, log: list[tuple[int, int, list[int]]], at: int) -> int:
+def _apply(state: State, action: int, actor: int) -> int:
+    """Apply ``actor``'s ``action``; the ``last`` of :func:`_to_decide` for the next decision."""
+    at_node = state.current_player() == SIMULTANEOUS
+    state.apply_action(action, None if actor == CHANCE else actor)
+    return actor if at_node and state.current_player() == SIMULTANEOUS else -1
+
+
+def _consume(state: State, log: list[tuple[int, int, list[int]]], at: int, last: list[int]) -> int:
     """Apply the log from ``at`` while the engine does not wait for the caller; the next log index."""
     while at < len(log) and not state.is_terminal():
         actor, choice, choices = log[at]
-        cur = _decider(state)
+        cur = state.current_player()
         if actor == CHANCE:
             assert cur == CHANCE, f"the kernel drew chance where the engine has player {cur}"
             assert sorted(a for a, _ in state.chance_outcomes()) == choices
         else:
+            cur = _to_decide(state, last[0])
             assert cur == actor, f"the kernel's opponent {actor} moved where the engine has {cur}"
             assert sorted(state.legal_actions(actor)) == choices
-        state.apply_action(choice, None if actor == CHANCE else actor)
+        last[0] = _apply(state, choice, actor)
         at += 1
     return at
 
 
-def _check_decision(env: VectorGame, out: Any, i: int, state: State) -> None:
+def _check_decision(env: VectorGame, out: Any, i: int, state: State, last: int) -> None:
     game = env.game
-    player = _decider(state)
+    player = _to_decide(state, last)
     assert player == out.player[i] >= 0
     if env.seat is not None:
         assert player == env.seat
@@ -106,10 +139,11 @@ def _drive(game_id: str, players: int, options: dict[str, object], n: int, steps
     env = VectorGame(game, n, seed=players * 7 + 1, seat=seat, record_chance=True)
     out = env.reset()
     states = [game.new_initial_state() for _ in range(n)]
+    last = [[-1] for _ in range(n)]  # per game, the previous decider at a simultaneous node (see _to_decide)
     for i in range(n):
         log = env.chance_log(i)
-        assert _consume(states[i], log, 0) == len(log)
-        _check_decision(env, out, i, states[i])
+        assert _consume(states[i], log, 0, last[i]) == len(log)
+        _check_decision(env, out, i, states[i], last[i][0])
     ended = 0
     for _ in range(steps):
         actions = env.sample_actions()
@@ -117,9 +151,9 @@ def _drive(game_id: str, players: int, options: dict[str, object], n: int, steps
         out = env.step(actions)
         for i in range(n):
             state = states[i]
-            state.apply_action(int(actions[i]), int(before[i]))
+            last[i][0] = _apply(state, int(actions[i]), int(before[i]))
             log = env.chance_log(i)
-            at = _consume(state, log, 0)
+            at = _consume(state, log, 0, last[i])
             assert bool(out.terminated[i]) == state.is_terminal()
             if state.is_terminal():
                 ended += 1
@@ -130,11 +164,12 @@ def _drive(game_id: str, players: int, options: dict[str, object], n: int, steps
                     want = np.asarray(encode_view(game, state.view(s)), np.float32)
                     assert np.array_equal(out.final_obs[i, k], want)
                 state = states[i] = game.new_initial_state()
-                at = _consume(state, log, at)
+                last[i][0] = -1
+                at = _consume(state, log, at, last[i])
             else:
                 assert not out.rewards[i].any()
             assert at == len(log)
-            _check_decision(env, out, i, state)
+            _check_decision(env, out, i, state, last[i][0])
     return ended
 
 
@@ -208,10 +243,6 @@ def test_bad_setups_are_refused() -> None:
         VectorGame("kuhnah", 2).reset(seed=-1)
     with pytest.raises(ZigguratError, match="record_chance"):
         VectorGame("kuhnah", 2).chance_log(0)
-    for game_id in ("kukulkan", "nakum"):  # kernels that play whole games only, so far
-        if game_id not in vector_games():
-            with pytest.raises(ZigguratError, match="can't be stepped yet"):
-                VectorGame(game_id, 2)
 
 
 def test_copies_unless_asked_not_to() -> None:
@@ -269,3 +300,41 @@ def test_a_mutated_nakum_encoding_fails(
     monkeypatch.setattr(vector, "kernel_for", lambda game: module.KERNEL)
     with pytest.raises(AssertionError, match="observation differs"):
         _drive("nakum", 3, {}, 4, 300, None)
+
+
+# --- Kukulkán: the side-by-side test catches an encoding that shows a seat too much or puts it out of place
+KUKULKAN_ENCODE_MUTANTS = [
+    (
+        "a seat sees no other player's pending trail",
+        "    trail = gs[_PMASK][i, seat]\n",
+        "    trail = gs[_PMASK][i, seat] | gs[_PMASK][i, (seat + 1) % nplayers]\n",
+    ),
+    ("a seat sees its own pending help", "out[t + 10 + (h - 1 if h != H_NONE else 4)] = 1.0", "pass"),
+    ("the viewer's sheet comes first", "q = (seat + k) % nplayers", "q = k"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rule", "original", "mutant"), KUKULKAN_ENCODE_MUTANTS, ids=[m[0] for m in KUKULKAN_ENCODE_MUTANTS]
+)
+def test_a_mutated_kukulkan_encoding_fails_the_side_by_side_test(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rule: str, original: str, mutant: str
+) -> None:
+    import ziggurat.fast.vector as vector
+
+    real = importlib.import_module("ziggurat.games.kukulkan.kernel")
+    source = inspect.getsource(real)
+    assert source.count(original) == 1, f"the kernel no longer says {original!r}: update this mutant"
+    path = tmp_path / "kukulkan_encode_mutant.py"
+    path.write_text(source.replace(original, mutant))
+    spec = importlib.util.spec_from_file_location(f"kukulkan_encode_mutant_{abs(hash(original))}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(vector, "kernel_for", lambda game: module.KERNEL)
+    with pytest.raises(AssertionError, match="observation differs"):
+        _drive("kukulkan", 3, {"max-rounds": 12}, 4, 300, None)
+
+
+# --- end of Kukulkán

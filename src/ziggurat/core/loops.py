@@ -1,6 +1,6 @@
 """The one compiled driver of the games' step kernels: random play, traces, batched environments.
 
-A game that is stepped (K'uh Nah, Pyramix and Lucent; see ``docs/fast.md``) writes only its
+A game that is stepped (K'uh Nah, Pyramix, Lucent and Kukulkán; see ``docs/fast.md``) writes only its
 own rules, as compiled functions over a batch of games that live side by side in
 arrays (game ``i`` is row ``i`` of every array):
 
@@ -22,7 +22,8 @@ arrays (game ``i`` is row ``i`` of every array):
 
 ``core`` is this driver's tuple of arrays (indices below): the per-game RNG,
 who decides (``TERMINAL`` once the game is over), the legal action ids, the
-step counters, and at the end the scores, ranks and end index. Chance is drawn
+step counters, and at the end the scores, ranks and end index (and, last, the
+game's score bounds, which a one-player game's returns scale from). Chance is drawn
 with :func:`draw`, which also records the outcome and the set it was drawn
 from when a trace is being taken. At the end a game writes its scores and ranks
 and calls :func:`finish`.
@@ -60,6 +61,7 @@ RNG, ORNG, ACTOR, NLEGAL, LEGAL, STEPS, DECISIONS, ENDS, SCORES, RANKS, EPISODE 
 LOG_N, LOG_OUT, LOG_OFF, LOG_SET, TRACING, LOG_ACTOR = range(11, 17)
 OPPONENTS = 17  # how the opponents of a learning seat play: RANDOM or GREEDY (one int32)
 RANDOM, GREEDY = 0, 1
+BOUNDS = 18  # (lowest, highest) score of a one-player game, for its returns; (0, 0): none (returns 0)
 
 _S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0
@@ -91,6 +93,7 @@ def new_core(n: int, players: int, cap: int, log_events: int, log_set: int, trac
         np.array([tracing, False]),  # tracing, the log overflowed
         np.zeros((n, le), np.int32),
         np.zeros(1, np.int32),  # the opponents: RANDOM
+        np.zeros(2, np.float64),  # the score bounds (none)
     )
 
 
@@ -281,13 +284,16 @@ def trace(
 
 
 @jit_inline
-def _returns(ranks: np.ndarray, out: np.ndarray) -> None:
-    """Zero-sum returns from ranks, as :func:`ziggurat.core.outcome.returns_from_ranks`."""
+def _returns(ranks: np.ndarray, scores: np.ndarray, bounds: np.ndarray, out: np.ndarray) -> None:
+    """The engine's returns (:meth:`ziggurat.core.game.State.outcome`): zero-sum from ranks, as
+    :func:`ziggurat.core.outcome.returns_from_ranks`; alone, the score scaled from ``bounds`` to [-1, 1]."""
     n = ranks.shape[0]
+    if n == 1:
+        low = bounds[0]
+        high = bounds[1]
+        out[0] = 0.0 if high <= low else max(-1.0, min(1.0, 2.0 * (scores[0] - low) / (high - low) - 1.0))
+        return
     for p in range(n):
-        if n == 1:
-            out[p] = 0.0
-            continue
         net = 0
         for o in range(n):
             if ranks[o] > ranks[p]:
@@ -466,7 +472,7 @@ def vstep_with(
             _opponents(step, greedy, cfg, core, gs, i, seat)
         if core[ACTOR][i] == TERMINAL:
             terminated[i] = True
-            _returns(core[RANKS][i], rewards[i])
+            _returns(core[RANKS][i], core[SCORES][i], core[BOUNDS], rewards[i])
             for p in range(players):
                 final_returns[i, p] = rewards[i, p]
             if seat >= 0:

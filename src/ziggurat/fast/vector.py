@@ -163,6 +163,9 @@ class VectorGame:
         events = 2 * log_events + (0 if seat is None else 64 * nplayers)
         room = 2 * log_set + (0 if seat is None else 64 * nplayers * cap)
         self._core = loops.new_core(self.num_envs, nplayers, cap, events, room, record_chance)
+        bounds = self.game.score_bounds
+        if nplayers == 1 and bounds is not None:  # a one-player game's returns scale its score (as the engine's)
+            self._core[loops.BOUNDS][:] = bounds
         self._gs = self._stepper.new(self._config, self.num_envs)
         self._core[loops.OPPONENTS][0] = loops.GREEDY if opponents == "greedy" else loops.RANDOM
         k = 1 if seat is not None else nplayers

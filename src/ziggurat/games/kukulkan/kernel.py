@@ -1,4 +1,4 @@
-"""Kukulkán compiled (numba) for batches of random games: the ``fast`` extra.
+"""Kukulkán compiled (numba): random batches and stepped environments (the ``fast`` extra).
 
 The same rules as :mod:`ziggurat.games.kukulkan.rules`, which stays the
 reference: a round is a die roll (chance) and then every player's choice with
@@ -15,19 +15,26 @@ after the round limit (the ``max-rounds`` safeguard). Scores: marked blocks plus
 bonuses; ties broken by marked blocks, then shared. The end is reported as its
 index in the engine's ``ENDS``.
 
-Every player chooses uniformly among the engine's legal actions at each atomic
-decision. Within a round the players decide in turn, one atomic decision each,
-as the engine's drivers do (``Match.run_bots``, ``random_playout``); a player
-whose choice is complete drops out until the next roll. The trace records the
-player of each step, so the engine replays it with ``apply_action(a, player)``.
+Written as the step functions of :mod:`ziggurat.core.loops`. Within a round
+the players decide in turn, one atomic decision each, lowest seat first, as
+the engine's drivers serialize a simultaneous node (``Match.run_bots``,
+``random_playout``: each pass over ``players_to_move()`` gives every player
+still choosing one decision); a player whose choice is complete drops out until
+the next roll. So after player ``p`` the next to decide is the first player
+after ``p`` still choosing, else the first one from seat 0 (``_decide``). The
+trace records the player of each step, so the engine replays it with
+``apply_action(a, player)``. :func:`_encode` writes exactly
+:func:`ziggurat.games.kukulkan.encode.tensor` of a seat's view: every sheet is
+public, and of this round's choices a seat sees only its own and whether each
+other player's is complete.
 
 A sheet is arrays: segment masks fit in 64 bits, so a user's sheet may have up
 to 63 segments and 63 blocks. Trails are searched depth first with an explicit
 stack (at most six segments deep). A player's drawn segments only grow, so a
 segment that begins no trail of ``n`` never will again, and a trail found once
 proves its first segment until one of its segments is drawn (``_first``). The
-game loop and its helpers are :func:`~ziggurat.core.jit.jit_leaf` functions:
-they allocate nothing, so no call pays for reference counting.
+step and its helpers are :func:`~ziggurat.core.jit.jit_leaf` functions (or
+inlined): they allocate nothing, so no call pays for reference counting.
 """
 
 from __future__ import annotations
@@ -36,8 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ziggurat.core.jit import below, competition_ranks, jit, jit_inline, jit_leaf, low_bit, put_step, seed_rng
-from ziggurat.core.kernel import GameKernel
+from ziggurat.core import loops
+from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf, low_bit
+from ziggurat.core.kernel import GameKernel, StepKernel
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
+from ziggurat.games.kukulkan.encode import tensor_size
 
 if TYPE_CHECKING:
     from ziggurat.core.game import Game
@@ -49,7 +59,8 @@ MAX_BITS = 63
 # cfg fields
 (_P, _S, _B, _WRITE0, _MARK0, _PASS, _SAME, _PLUS0, _SUPER0, _A, _BK, _C, _D, _UPPER, _BASE, _AXIS, _ALL,
  _EXTERNAL, _MAX_LEN, _MAX_ROUNDS, _AXIS_POINTS, _BLOCK_POINTS) = range(22)  # fmt: skip
-_CFG = 22
+_OBS, _ACTIONS = 22, 23  # the observation's size, the number of action ids
+_CFG = 24
 
 # the round's help, the used one-use helps, the kind of choice, the bonuses (as in the engine)
 H_NONE, H_SAME, H_PLUS, H_SUPER, H_PERM = range(5)
@@ -98,6 +109,8 @@ def prepare(game: Game) -> Config:
     cfg[_MAX_ROUNDS] = g.max_rounds
     cfg[_AXIS_POINTS] = g.axis_points
     cfg[_BLOCK_POINTS] = g.block_points
+    cfg[_OBS] = tensor_size(game)
+    cfg[_ACTIONS] = g.num_actions
     seg_ends = np.asarray(sh.seg_ends, np.int32).reshape(g.S, 2)
     width = max(len(segs) for segs in sh.point_segs)
     adj_seg = np.full((len(sh.points), width + 1), -1, np.int32)  # column 0: the degree
@@ -432,49 +445,105 @@ def _could_act(
     return False
 
 
-@jit_leaf
-def _run(
-    cfg: np.ndarray,
-    seg_ends: np.ndarray,
-    adj_seg: np.ndarray,
-    adj_other: np.ndarray,
-    outline: np.ndarray,
-    supports: np.ndarray,
-    printed: np.ndarray,
-    wit0: np.ndarray,
-    seed: np.uint64,
-    ws: tuple[np.ndarray, ...],
-    scores: np.ndarray,
-    ranks: np.ndarray,
-    tracing: bool,
-    tr_actor: np.ndarray,
-    tr_action: np.ndarray,
-    tr_off: np.ndarray,
-    tr_legal: np.ndarray,
-) -> tuple[int, int, int, bool]:
-    """Play one game from ``seed`` in the workspace ``ws``; fill ``scores`` and ``ranks``.
+# the arrays of the batch (gs): per game and player, then the shared scratch
+(_DRAWN, _NUMBERED, _MARKED, _VALUES, _HELPS, _CLAIMS, _BONUS, _PEND, _PMASK, _FM, _FMD, _WIT, _KEYS, _SC, _STACK,
+ _ROLLS) = range(16)  # fmt: skip
+# a game's scalars (gs[_SC][i]): the die, the rounds rolled, the players whose choice is not complete
+_DIE, _ROUNDS, _WAITING = range(3)
+# a player's pending choice (gs[_PEND][i, p]): help, value, kind, target, trail length, first segment, free end, done
+_P_HELP, _P_VAL, _P_KIND, _P_TARGET, _P_LEN, _P_FIRST, _P_END, _P_DONE = range(8)
 
-    Returns (decisions, steps, the end, whether the whole trace fitted in the buffers).
-    """
-    rng, drawn, numbered, marked, values, helps, claims, bonus, pend, pmask, fm, fmd, wit, st_pt, st_i, st_blk, \
-        legal, rolls, keys = ws  # fmt: skip
+
+@jit
+def _dims(conf: Config) -> tuple[int, int, int, int, int, int]:
+    """(players, legal capacity, observation size, action ids, chance events per step, outcomes per step)."""
+    cfg = conf[0]
+    return cfg[_P], cfg[_S] + 2 * cfg[_B] + 2 * DIE + 2, cfg[_OBS], cfg[_ACTIONS], 1, DIE
+
+
+@jit
+def _new(conf: Config, count: int) -> tuple[Any, ...]:
+    cfg = conf[0]
+    p = cfg[_P]
+    return (
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p, cfg[_B]), np.int32),
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p, 8), np.int64),
+        np.zeros((count, p), np.int64),
+        np.zeros((count, p, DIE + 1), np.int64),
+        np.zeros((count, p, DIE + 1), np.int64),
+        np.zeros((count, p, DIE + 1, cfg[_S]), np.int64),
+        np.zeros((count, p), np.float64),
+        np.zeros((count, 3), np.int64),
+        np.zeros((3, DIE + 2), np.int64),  # the trail search's stack, shared by the batch
+        np.arange(DIE).astype(np.int32),  # the die's outcomes (a roll of n is outcome n - 1)
+    )
+
+
+@jit_inline
+def _decide(conf: Config, core: Any, gs: Any, i: int, start: int) -> None:
+    """Who decides next: the first player from seat ``start`` on (cyclically) still choosing; and the legal actions."""
+    cfg, seg_ends, adj_seg, adj_other, outline, supports = conf[0], conf[1], conf[2], conf[3], conf[4], conf[5]
+    nplayers = cfg[_P]
+    pend = gs[_PEND][i]
+    p = start % nplayers
+    while pend[p, _P_DONE]:
+        p = (p + 1) % nplayers
+    stack = gs[_STACK]
+    core[ACTOR][i] = p
+    core[NLEGAL][i] = _legal(
+        cfg, seg_ends, adj_seg, adj_other, outline, supports, p, gs[_SC][i, _DIE], gs[_DRAWN][i], gs[_VALUES][i],
+        gs[_NUMBERED][i], gs[_MARKED][i], gs[_HELPS][i], gs[_CLAIMS][i], pend, gs[_PMASK][i], gs[_FM][i],
+        gs[_FMD][i], gs[_WIT][i], stack[0], stack[1], stack[2], core[LEGAL][i],
+    )  # fmt: skip
+
+
+@jit_inline
+def _roll(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """A new round: the die is rolled (chance) and every player starts a choice with that number."""
+    nplayers = conf[0][_P]
+    sc = gs[_SC][i]
+    sc[_ROUNDS] += 1
+    die = draw(core, i, gs[_ROLLS], DIE) + 1
+    sc[_DIE] = die
+    sc[_WAITING] = nplayers
+    pend = gs[_PEND][i]
+    for q in range(nplayers):
+        pend[q, _P_HELP] = H_NONE
+        pend[q, _P_VAL] = die
+        pend[q, _P_KIND] = K_NONE
+        pend[q, _P_TARGET] = -1
+        pend[q, _P_LEN] = 0
+        pend[q, _P_FIRST] = -1
+        pend[q, _P_END] = -1
+        pend[q, _P_DONE] = 0
+        gs[_PMASK][i, q] = 0
+    _decide(conf, core, gs, i, 0)
+
+
+@jit_leaf
+def _reset(conf: Config, core: Any, gs: Any, i: int) -> None:
+    """Every sheet starts empty (nothing drawn, the base printed, the trails of ``wit0``: see ``_first``); the roll."""
+    cfg, printed, wit0 = conf[0], conf[6], conf[7]
     nplayers = cfg[_P]
     nseg = cfg[_S]
     nblocks = cfg[_B]
-    write0 = cfg[_WRITE0]
-    mark0 = cfg[_MARK0]
-    pass_id = cfg[_PASS]
-    plus0 = cfg[_PLUS0]
-    super0 = cfg[_SUPER0]
-    seed_rng(rng, seed)
-    # every sheet starts empty: nothing drawn, the base printed, the trails of wit0 (see _first)
+    fm = gs[_FM][i]
+    fmd = gs[_FMD][i]
+    wit = gs[_WIT][i]
+    values = gs[_VALUES][i]
     for q in range(nplayers):
-        drawn[q] = 0
-        numbered[q] = cfg[_BASE]
-        marked[q] = 0
-        helps[q] = 0
-        claims[q] = 0
-        bonus[q] = 0
+        gs[_DRAWN][i, q] = 0
+        gs[_NUMBERED][i, q] = cfg[_BASE]
+        gs[_MARKED][i, q] = 0
+        gs[_HELPS][i, q] = 0
+        gs[_CLAIMS][i, q] = 0
+        gs[_BONUS][i, q] = 0
         for b in range(nblocks):
             values[q, b] = printed[b]
         for n in range(1, DIE + 1):
@@ -485,265 +554,290 @@ def _run(
                     mask |= np.int64(1) << s
             fm[q, n] = mask
             fmd[q, n] = 0
-    fits = True
-    steps = 0
-    decisions = 0
-    a_bit = np.int64(1) << cfg[_A]
-    c_bit = np.int64(1) << cfg[_C]
-    b_bit = np.int64(1) << cfg[_BK]
-    d_bit = np.int64(1) << cfg[_D]
-    rounds = 0
-    end = -1
+    gs[_SC][i, _ROUNDS] = 0
+    _roll(conf, core, gs, i)
 
-    while True:
-        # the roll
-        rounds += 1
-        die = below(rng, DIE) + 1
-        if tracing:
-            fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, CHANCE, die - 1, rolls, DIE)
-        steps += 1
-        for q in range(nplayers):
-            pend[q, 0] = H_NONE
-            pend[q, 1] = die
-            pend[q, 2] = K_NONE
-            pend[q, 3] = -1
-            pend[q, 4] = 0
-            pend[q, 5] = -1
-            pend[q, 6] = -1
-            pend[q, 7] = 0
-            pmask[q] = 0
-        # every player's choice, one atomic decision each in turn
-        waiting = nplayers
-        while waiting > 0:
-            for p in range(nplayers):
-                if pend[p, 7]:
-                    continue
-                n = _legal(cfg, seg_ends, adj_seg, adj_other, outline, supports, p, die, drawn, values, numbered,
-                           marked, helps, claims, pend, pmask, fm, fmd, wit, st_pt, st_i, st_blk, legal)  # fmt: skip
-                action = legal[below(rng, n)]
-                if tracing:
-                    fits = fits and put_step(tr_actor, tr_action, tr_off, tr_legal, steps, p, action, legal, n)
-                steps += 1
-                decisions += 1
-                if action < write0:
-                    bit = np.int64(1) << action
-                    if pend[p, 4] == 0:
-                        pend[p, 2] = K_DRAW
-                        pend[p, 5] = action
-                    else:
-                        a = seg_ends[action, 0]
-                        b = seg_ends[action, 1]
-                        if pend[p, 4] == 1:
-                            x = seg_ends[pend[p, 5], 0]
-                            joint = x if x == a or x == b else seg_ends[pend[p, 5], 1]
-                        else:
-                            joint = pend[p, 6]
-                        pend[p, 6] = b if a == joint else a
-                    pmask[p] |= bit
-                    pend[p, 4] += 1
-                    if pend[p, 4] == pend[p, 1]:
-                        pend[p, 7] = 1
-                elif action < mark0:
-                    pend[p, 2] = K_WRITE
-                    pend[p, 3] = action - write0
-                    pend[p, 7] = 1
-                elif action < pass_id:
-                    pend[p, 2] = K_MARK
-                    pend[p, 3] = action - mark0
-                    pend[p, 7] = 1
-                elif action == pass_id:
-                    pend[p, 2] = K_PASS
-                    pend[p, 7] = 1
-                elif action == cfg[_SAME]:
-                    pend[p, 0] = H_SAME
-                elif action < super0:
-                    pend[p, 0] = H_PERM if claims[p] & BASE else H_PLUS
-                    pend[p, 1] = action - plus0 + 1
-                else:
-                    pend[p, 0] = H_SUPER
-                    pend[p, 1] = action - super0 + 1
-                if pend[p, 7]:
-                    waiting -= 1
 
-        # every choice is in: reveal and apply them together
-        for p in range(nplayers):
-            h = pend[p, 0]
-            if h == H_SAME:
-                helps[p] |= U_SAME
-            elif h == H_PLUS:
-                helps[p] |= U_PLUS
-            elif h == H_SUPER:
-                helps[p] |= U_SUPER
-            k = pend[p, 2]
-            if k == K_DRAW:
-                drawn[p] |= pmask[p]
-            elif k == K_WRITE:
-                b = pend[p, 3]
-                values[p, b] = pend[p, 1]
-                numbered[p] |= np.int64(1) << b
-            elif k == K_MARK:
-                marked[p] |= np.int64(1) << pend[p, 3]
-        # bonuses: normal ones once per player; first-to-claim ones for all who qualify this round
-        ac_open = True
-        bd_open = True
-        for p in range(nplayers):
-            if claims[p] & AC:
-                ac_open = False
-            if claims[p] & BD:
-                bd_open = False
-        claimed = 0
-        for p in range(nplayers):
-            c = claims[p]
-            m = marked[p]
-            if not c & BASE and cfg[_BASE] & ~m == 0:
-                c |= BASE
-            if not c & AXIS and cfg[_AXIS] & ~m == 0:
-                c |= AXIS
-                bonus[p] += cfg[_AXIS_POINTS]
-            if not c & FULL and numbered[p] == cfg[_ALL]:
-                c |= FULL
-                top = 0
-                for b in range(nblocks):
-                    if (cfg[_EXTERNAL] >> b) & 1 and values[p, b] > top:
-                        top = values[p, b]
-                bonus[p] += top
-            if ac_open and m & (a_bit | c_bit) == (a_bit | c_bit):
-                c |= AC
-                bonus[p] += abs(values[p, cfg[_C]] - values[p, cfg[_A]])
-            if bd_open and m & (b_bit | d_bit) == (b_bit | d_bit):
-                c |= BD
-                bonus[p] += abs(values[p, cfg[_D]] - values[p, cfg[_BK]])
-            claims[p] = c
-            claimed |= c
+@jit_leaf
+def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """:func:`_step_at`, called (a batched environment's step)."""
+    _step_at(conf, core, gs, i, j, action)
+
+
+@jit_inline
+def _step_at(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None:
+    """The player to decide takes ``action`` (hidden until the round's last choice is in); then who decides next.
+
+    When every choice is complete they are revealed and applied together, the
+    bonuses are checked, and the game ends or the die is rolled again.
+    """
+    cfg, seg_ends = conf[0], conf[1]
+    nplayers = cfg[_P]
+    write0 = cfg[_WRITE0]
+    mark0 = cfg[_MARK0]
+    pass_id = cfg[_PASS]
+    plus0 = cfg[_PLUS0]
+    super0 = cfg[_SUPER0]
+    sc = gs[_SC][i]
+    pend = gs[_PEND][i]
+    pmask = gs[_PMASK][i]
+    claims = gs[_CLAIMS][i]
+    p = core[ACTOR][i]
+    if action < write0:
+        bit = np.int64(1) << action
+        if pend[p, 4] == 0:
+            pend[p, 2] = K_DRAW
+            pend[p, 5] = action
+        else:
+            a = seg_ends[action, 0]
+            b = seg_ends[action, 1]
+            if pend[p, 4] == 1:
+                x = seg_ends[pend[p, 5], 0]
+                joint = x if x == a or x == b else seg_ends[pend[p, 5], 1]
+            else:
+                joint = pend[p, 6]
+            pend[p, 6] = b if a == joint else a
+        pmask[p] |= bit
+        pend[p, 4] += 1
+        if pend[p, 4] == pend[p, 1]:
+            pend[p, 7] = 1
+    elif action < mark0:
+        pend[p, 2] = K_WRITE
+        pend[p, 3] = action - write0
+        pend[p, 7] = 1
+    elif action < pass_id:
+        pend[p, 2] = K_MARK
+        pend[p, 3] = action - mark0
+        pend[p, 7] = 1
+    elif action == pass_id:
+        pend[p, 2] = K_PASS
+        pend[p, 7] = 1
+    elif action == cfg[_SAME]:
+        pend[p, 0] = H_SAME
+    elif action < super0:
+        pend[p, 0] = H_PERM if claims[p] & BASE else H_PLUS
+        pend[p, 1] = action - plus0 + 1
+    else:
+        pend[p, 0] = H_SUPER
+        pend[p, 1] = action - super0 + 1
+    if pend[p, 7]:
+        sc[_WAITING] -= 1
+    if sc[_WAITING] > 0:
+        _decide(conf, core, gs, i, p + 1)
+    else:
+        # every choice is in: reveal and apply them together, check the bonuses, then the end
+        claimed = _reveal(conf, gs, i)
+        end = -1
+        rounds = sc[_ROUNDS]
         if claimed & NORMAL == NORMAL:
             end = END_BONUSES
         else:
             stuck = True
-            for p in range(nplayers):
-                if _could_act(cfg, supports, p, drawn, values, numbered, marked, helps):
+            for q in range(nplayers):
+                if _could_act_at(conf, gs, i, q):
                     stuck = False
                     break
             if stuck:
                 end = END_NO_ROLL
             elif rounds >= cfg[_MAX_ROUNDS]:
                 end = END_ROUND_LIMIT
-        if end >= 0:
-            break
+        if end < 0:
+            _roll(conf, core, gs, i)
+        else:
+            _score(conf, core, gs, i, end)
 
-    # scores: marked blocks plus bonuses; ties broken by marked blocks, then shared
+
+@jit_inline
+def _could_act_at(conf: Config, gs: Any, i: int, q: int) -> bool:
+    """:func:`_could_act` for player ``q`` of game ``i``."""
+    return _could_act(conf[0], conf[5], q, gs[_DRAWN][i], gs[_VALUES][i], gs[_NUMBERED][i], gs[_MARKED][i],
+                      gs[_HELPS][i])  # fmt: skip
+
+
+@jit_inline
+def _reveal(conf: Config, gs: Any, i: int) -> np.int64:
+    """Apply every player's choice; the bonuses earned (normal ones once per player, first-to-claim ones for all
+    who qualify this round); every bonus claimed by anyone."""
+    cfg = conf[0]
+    nplayers = cfg[_P]
+    nblocks = cfg[_B]
+    pend = gs[_PEND][i]
+    pmask = gs[_PMASK][i]
+    claims = gs[_CLAIMS][i]
+    drawn = gs[_DRAWN][i]
+    numbered = gs[_NUMBERED][i]
+    marked = gs[_MARKED][i]
+    values = gs[_VALUES][i]
+    helps = gs[_HELPS][i]
+    bonus = gs[_BONUS][i]
     for q in range(nplayers):
-        count = _count(marked[q])
-        scores[q] = cfg[_BLOCK_POINTS] * count + bonus[q]
+        h = pend[q, 0]
+        if h == H_SAME:
+            helps[q] |= U_SAME
+        elif h == H_PLUS:
+            helps[q] |= U_PLUS
+        elif h == H_SUPER:
+            helps[q] |= U_SUPER
+        k = pend[q, 2]
+        if k == K_DRAW:
+            drawn[q] |= pmask[q]
+        elif k == K_WRITE:
+            b = pend[q, 3]
+            values[q, b] = pend[q, 1]
+            numbered[q] |= np.int64(1) << b
+        elif k == K_MARK:
+            marked[q] |= np.int64(1) << pend[q, 3]
+    a_bit = np.int64(1) << cfg[_A]
+    c_bit = np.int64(1) << cfg[_C]
+    b_bit = np.int64(1) << cfg[_BK]
+    d_bit = np.int64(1) << cfg[_D]
+    ac_open = True
+    bd_open = True
+    for q in range(nplayers):
+        if claims[q] & AC:
+            ac_open = False
+        if claims[q] & BD:
+            bd_open = False
+    claimed = np.int64(0)
+    for q in range(nplayers):
+        c = claims[q]
+        m = marked[q]
+        if not c & BASE and cfg[_BASE] & ~m == 0:
+            c |= BASE
+        if not c & AXIS and cfg[_AXIS] & ~m == 0:
+            c |= AXIS
+            bonus[q] += cfg[_AXIS_POINTS]
+        if not c & FULL and numbered[q] == cfg[_ALL]:
+            c |= FULL
+            top = 0
+            for b in range(nblocks):
+                if (cfg[_EXTERNAL] >> b) & 1 and values[q, b] > top:
+                    top = values[q, b]
+            bonus[q] += top
+        if ac_open and m & (a_bit | c_bit) == (a_bit | c_bit):
+            c |= AC
+            bonus[q] += abs(values[q, cfg[_C]] - values[q, cfg[_A]])
+        if bd_open and m & (b_bit | d_bit) == (b_bit | d_bit):
+            c |= BD
+            bonus[q] += abs(values[q, cfg[_D]] - values[q, cfg[_BK]])
+        claims[q] = c
+        claimed |= c
+    return claimed
+
+
+@jit_leaf
+def _score(conf: Config, core: Any, gs: Any, i: int, end: int) -> None:
+    """The game is over by ``end``. Scores: marked blocks plus bonuses; ties broken by marked blocks, then shared."""
+    cfg = conf[0]
+    scores = core[SCORES][i]
+    keys = gs[_KEYS][i]
+    for q in range(cfg[_P]):
+        count = _count(gs[_MARKED][i, q])
+        scores[q] = cfg[_BLOCK_POINTS] * count + gs[_BONUS][i, q]
         keys[q] = scores[q] * 64 + count
-    competition_ranks(keys, ranks)
-    return decisions, steps, end, fits
+    competition_ranks(keys, core[RANKS][i])
+    gs[_SC][i, _DIE] = 0
+    finish(core, i, end)
 
 
-@jit
-def _workspace(cfg: np.ndarray) -> tuple[np.ndarray, ...]:
-    p = cfg[_P]
+@jit_leaf
+def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray, again: bool) -> None:
+    """:func:`ziggurat.games.kukulkan.encode.tensor` of ``view(seat)`` (at a decision or at the end).
+
+    Of this round's choices the seat sees its own, and of the others only whether each is complete.
+    """
+    cfg = conf[0]
+    nplayers = cfg[_P]
     nseg = cfg[_S]
     nblocks = cfg[_B]
-    rng = np.zeros(1, np.uint64)
-    drawn = np.zeros(p, np.int64)
-    numbered = np.zeros(p, np.int64)
-    marked = np.zeros(p, np.int64)
-    values = np.zeros((p, nblocks), np.int32)
-    helps = np.zeros(p, np.int64)
-    claims = np.zeros(p, np.int64)
-    bonus = np.zeros(p, np.int64)
-    # the pending choice: help, value, kind, target, trail length, first segment, free end, done
-    pend = np.zeros((p, 8), np.int64)
-    pmask = np.zeros(p, np.int64)
-    fm = np.zeros((p, DIE + 1), np.int64)
-    fmd = np.zeros((p, DIE + 1), np.int64)
-    wit = np.zeros((p, DIE + 1, nseg), np.int64)
-    st_pt = np.zeros(DIE + 2, np.int64)
-    st_i = np.zeros(DIE + 2, np.int64)
-    st_blk = np.zeros(DIE + 2, np.int64)
-    legal = np.zeros(nseg + 2 * nblocks + 2 * DIE + 2, np.int32)
-    rolls = np.arange(DIE).astype(np.int32)
-    keys = np.zeros(p, np.float64)
-    return (rng, drawn, numbered, marked, values, helps, claims, bonus, pend, pmask, fm, fmd, wit, st_pt, st_i,
-            st_blk, legal, rolls, keys)  # fmt: skip
+    sc = gs[_SC][i]
+    pend = gs[_PEND][i]
+    drawn = gs[_DRAWN][i]
+    marked = gs[_MARKED][i]
+    values = gs[_VALUES][i]  # 0: blank (the view's None)
+    helps = gs[_HELPS][i]
+    claims = gs[_CLAIMS][i]
+    over = core[ACTOR][i] == TERMINAL  # else the choosing phase: decisions are taken only there
+    out[:] = 0.0
+    per = nseg + 3 * nblocks + 11
+    for k in range(nplayers):
+        q = (seat + k) % nplayers  # the viewer first
+        o = k * per
+        d = drawn[q]
+        for s in range(nseg):
+            if (d >> s) & 1:
+                out[o + s] = 1.0
+        o += nseg
+        for b in range(nblocks):
+            v = values[q, b]
+            if v != 0:
+                out[o + 3 * b] = 1.0
+                out[o + 3 * b + 1] = v / 6.0
+            if (marked[q] >> b) & 1:
+                out[o + 3 * b + 2] = 1.0
+        o += 3 * nblocks
+        used = helps[q]
+        out[o] = 1.0 if used & U_SAME else 0.0
+        out[o + 1] = 1.0 if used & U_PLUS else 0.0
+        out[o + 2] = 1.0 if used & U_SUPER else 0.0
+        c = claims[q]
+        out[o + 3] = 1.0 if c & BASE else 0.0
+        for t in range(5):  # base, axis, full, A-C, B-D
+            out[o + 4 + t] = 1.0 if (c >> t) & 1 else 0.0
+        out[o + 9] = min(1.0, gs[_BONUS][i, q] / 20.0)
+        out[o + 10] = 1.0 if not over and pend[q, _P_DONE] else 0.0
+    t = nplayers * per
+    if not over:
+        out[t + sc[_DIE] - 1] = 1.0
+    out[t + 6 + (2 if over else 1)] = 1.0  # the phase: roll, choose, over
+    out[t + 9] = min(1.0, sc[_ROUNDS] / cfg[_MAX_ROUNDS])
+    if over:
+        return
+    # the seat's own pending choice: help (none last), value, kind (none last), trail
+    h = pend[seat, _P_HELP]
+    out[t + 10 + (h - 1 if h != H_NONE else 4)] = 1.0
+    out[t + 15 + pend[seat, _P_VAL] - 1] = 1.0
+    kind = pend[seat, _P_KIND]
+    out[t + 21 + (kind - 1 if kind != K_NONE else 4)] = 1.0
+    trail = gs[_PMASK][i, seat]
+    for s in range(nseg):
+        if (trail >> s) & 1:
+            out[t + 26 + s] = 1.0
+
+
+@jit_leaf
+def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
+    loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
 
 
 @jit
-def _play(
-    cfg: np.ndarray,
-    seg_ends: np.ndarray,
-    adj_seg: np.ndarray,
-    adj_other: np.ndarray,
-    outline: np.ndarray,
-    supports: np.ndarray,
-    printed: np.ndarray,
-    wit0: np.ndarray,
-    seeds: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    count = seeds.shape[0]
-    nplayers = cfg[_P]
-    scores = np.zeros((count, nplayers), np.float64)
-    ranks = np.zeros((count, nplayers), np.int32)
-    decisions = np.zeros(count, np.int32)
-    steps = np.zeros(count, np.int32)
-    ends = np.zeros(count, np.int8)
-    ws = _workspace(cfg)
-    dummy = np.zeros(1, np.int32)
-    for g in range(count):
-        d, s, e, _ = _run(
-            cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0, seeds[g], ws, scores[g], ranks[g],
-            False, dummy, dummy, dummy, dummy,
-        )  # fmt: skip
-        decisions[g] = d
-        steps[g] = s
-        ends[g] = e
-    return scores, ranks, decisions, steps, ends
+def _play(conf: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
+    return loops.play(_dims, _new, _play_loop, conf, seeds)
 
 
 @jit
-def _trace(
-    cfg: np.ndarray,
-    seg_ends: np.ndarray,
-    adj_seg: np.ndarray,
-    adj_other: np.ndarray,
-    outline: np.ndarray,
-    supports: np.ndarray,
-    printed: np.ndarray,
-    wit0: np.ndarray,
-    seed: np.uint64,
-    room: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int, bool]:
-    max_len = cfg[_MAX_LEN]
-    tr_actor = np.zeros(max_len, np.int32)
-    tr_action = np.zeros(max_len, np.int32)
-    tr_off = np.zeros(max_len + 1, np.int32)
-    tr_legal = np.zeros(room, np.int32)
-    scores = np.zeros(cfg[_P], np.float64)
-    ranks = np.zeros(cfg[_P], np.int32)
-    _, steps, end, fits = _run(
-        cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0, seed, _workspace(cfg), scores, ranks,
-        True, tr_actor, tr_action, tr_off, tr_legal,
-    )  # fmt: skip
-    kept = min(steps, max_len)
-    return (tr_actor[:kept], tr_action[:kept], tr_off[: kept + 1], tr_legal[: tr_off[kept]], scores, ranks, end,
-            steps, fits)  # fmt: skip
+def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
+    return loops.trace(_dims, _new, _reset, _step, conf, seed, conf[0][_MAX_LEN])
+
+
+@jit
+def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+
+
+@jit_leaf
+def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
+    return loops.vstep(_reset, _step_at, _encode, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
     """Play one random game per seed: (scores, ranks, decisions, steps, ends)."""
-    return _play(*config, np.ascontiguousarray(seeds, np.uint64))
+    return _play(config, np.ascontiguousarray(seeds, np.uint64))
 
 
 def trace(config: Config, seed: int) -> tuple[object, ...]:
     """The game of ``seed`` step by step (see :class:`~ziggurat.core.kernel.Trace`)."""
-    room = 1 << 15
-    while True:
-        *out, steps, fits = _trace(*config, np.uint64(seed), room)
-        if fits:
-            return tuple(out)
-        if steps > config[0][_MAX_LEN]:
-            raise RuntimeError(f"the Kukulkán kernel's game of seed {seed} is longer than the engine's bound")
-        room *= 4  # the legal sets did not fit: the same game again with more room
+    return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("kukulkan", unsupported, prepare, play, trace)
+KERNEL = GameKernel("kukulkan", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))
