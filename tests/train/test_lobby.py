@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -71,30 +70,3 @@ def test_the_lobby_knows_where_a_policy_fits(client: TestClient) -> None:
     games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
     assert games["kuhnah"]["learned"] == [2]
     assert all(g["learned"] == [] for gid, g in games.items() if gid != "kuhnah")
-
-
-def test_the_lobby_offers_the_learned_bot_only_at_a_game_and_count_it_fits(tmp_path: Path) -> None:
-    """In the browser: the seat menus show 'Learned bot' for K'uh Nah with 2 players only."""
-    pytest.importorskip("torch")
-    from playwright.sync_api import sync_playwright
-
-    from tests.server.util import ThreadedServer
-    from ziggurat.web.preview import CHROMIUM, CHROMIUM_ARGS
-
-    server = ThreadedServer(create_app(Settings(db_url=f"sqlite:///{tmp_path / 'web.db'}", bot_workers=0)))
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            page.goto(server.url + "/")
-            offered = "document.querySelectorAll('#zg-seat-list option[value=learned]:not([disabled])').length"
-            for game, players, want in (("kuhnah", 2, 2), ("kuhnah", 3, 0), ("pyramix", 2, 0), ("kuhnah", 2, 2)):
-                page.select_option("#zg-game", game)
-                page.select_option("#zg-players", str(players))
-                assert page.evaluate(offered) == want, (game, players)
-            page.select_option("#zg-seat-list li:nth-child(2) select", "learned")
-            page.select_option("#zg-players", "3")  # no policy for three: the seat falls back to a random bot
-            assert page.eval_on_selector("#zg-seat-list li:nth-child(2) select", "s => s.value") == "random"
-            browser.close()
-    finally:
-        server.stop()

@@ -46,6 +46,17 @@ from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode
 __all__ = ["ZigguratAECEnv", "ZigguratParallelEnv", "env", "parallel_env", "raw_env"]
 
 
+def observation_space(game: Game) -> spaces.Dict:
+    """An agent's observation of ``game``: the view tensor (its bounds) and the action mask (int8)."""
+    low, high = value_bounds(game)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=low, high=high, shape=(tensor_size(game),), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
+        }
+    )
+
+
 class _Table:
     """The game, its state, the chance RNG and the spaces, shared by both environments."""
 
@@ -57,14 +68,7 @@ class _Table:
         self.index = {a: p for p, a in enumerate(self.agents)}
         self.rng = random.Random(check_seed(seed))
         self.state: State = self.game.new_initial_state()
-        size = tensor_size(self.game)
-        low, high = value_bounds(self.game)
-        self.obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, shape=(size,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
-            }
-        )
+        self.obs_space = observation_space(self.game)
         self.act_space = spaces.Discrete(self.game.num_actions)
         # the mask of a player who is not to move: all zeros, shared, so read-only
         self.no_mask = np.zeros(self.game.num_actions, dtype=np.int8)

@@ -47,7 +47,7 @@ from gymnasium import spaces
 
 from ziggurat.core.errors import ZigguratError
 from ziggurat.fast.vector import VectorGame, VectorStep
-from ziggurat.interop.encoding import value_bounds
+from ziggurat.interop.pettingzoo import observation_space
 
 __all__ = ["ZigguratBatchedAECEnv"]
 
@@ -75,13 +75,7 @@ class ZigguratBatchedAECEnv:
         self.possible_agents = [f"player_{p}" for p in range(v.num_players)]
         self.agents = list(self.possible_agents)
         self._names = np.array(self.possible_agents)
-        low, high = value_bounds(self.game)
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, shape=(v.obs_size,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(v.num_actions,), dtype=np.int8),
-            }
-        )
+        self._obs_space = observation_space(self.game)
         self._act_space = spaces.Discrete(v.num_actions)
         self._out: VectorStep = self._vector.reset()
         self._clear()

@@ -398,6 +398,7 @@ def _seat_shorthand(text: str) -> dict[str, Any]:
 def lobby_games() -> list[dict[str, Any]]:
     """What the lobby offers for each game: player counts, and the options a web table may set."""
     out = []
+    learned = LEARNED in web_bots()  # the train extra installed and a policy shipped
     for gid in game_ids():
         spec = get_game(gid).game_class.spec
         options = [
@@ -424,18 +425,16 @@ def lobby_games() -> list[dict[str, Any]]:
                 "options": options,
                 "simultaneous": spec.has_simultaneous_moves,
                 # the player counts the learned bot has a policy for (none without the train extra)
-                "learned": learned_players(spec.id, spec.min_players, spec.max_players),
+                "learned": learned_players(spec.id, spec.min_players, spec.max_players) if learned else [],
             }
         )
     return out
 
 
 def learned_players(game_id: str, low: int, high: int) -> list[int]:
-    """The player counts of ``game_id`` the lobby may seat the learned bot at (a shipped policy and torch)."""
-    from ziggurat.bots.learned import shipped_policy, torch_installed
+    """The player counts of ``game_id`` with a shipped policy for the learned bot."""
+    from ziggurat.bots.learned import shipped_policy
 
-    if LEARNED not in web_bots() or not torch_installed():
-        return []
     return [n for n in range(low, high + 1) if shipped_policy(game_id, n).is_file()]
 
 
@@ -562,14 +561,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             t["name"] = get_game(t["game"]).game_class.spec.name
         user = await current_user(request)
         games = await community.games_of(request, user.id) if user else []
+        games_offered = lobby_games()
         return community.page(
             request,
             "lobby.html",
             user=user,
             your_turn=[g for g in games if g["your_turn"]],
             mine=[g for g in games if g["status"] != "over"][:20],  # an account's tables, on any device
-            games=lobby_games(),
-            games_json=json.dumps(lobby_games()),
+            games=games_offered,
+            games_json=json.dumps(games_offered),
             tables=tables,
             bots=[b for b in web_bots() if b in bot_names()],
             levels=sorted(BOT_LEVELS),

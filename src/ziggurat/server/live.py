@@ -469,10 +469,7 @@ class LiveTable:
         return any(e.kind not in ("ready", "choosing", "join", "timeout", "left", "replaced") for e in entries[n:])
 
     # ------------------------------------------------------------------ views
-    def log_since(self, audience: Audience, start: int) -> list[Entry]:
-        """``audience``'s log entries from number ``start`` on."""
-        return self.journal.entries(audience)[max(0, start) :]
-
     def log_json_since(self, audience: Audience, start: int) -> list[dict[str, Any]]:
-        """:meth:`log_since` as JSON (each entry's made once for all audiences: do not mutate)."""
+        """``audience``'s log entries from number ``start`` on, as JSON (each made once for all audiences:
+        do not mutate)."""
         return self.journal.json_since(audience, start)
