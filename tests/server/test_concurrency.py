@@ -11,6 +11,7 @@ import threading
 import time
 
 import httpx
+import sqlalchemy
 
 from tests.server.util import LiveServer, ThreadedServer, bearer
 from tests.server.wire import Socket
@@ -74,10 +75,18 @@ def test_two_sockets_of_one_seat(wire_server: ThreadedServer) -> None:
 
 
 def test_two_processes_on_postgresql_never_fork_a_game(pg_url: str, live_server: type[LiveServer]) -> None:
+    """Two processes take two different moves for the same turn at once; one wins, the other is refused.
+
+    In odd rounds the race is left to the clock, so the loser is often refused from memory (it heard of
+    the winner first). In even rounds the test holds a lock on the moves table until both processes are
+    waiting to write, so both pass their own checks and the database has to decide: each such round must
+    end in one conflict.
+    """
     a = live_server(pg_url)
     b = live_server(pg_url)
+    db = sqlalchemy.create_engine(pg_url, poolclass=sqlalchemy.pool.NullPool)
     table, tokens = new_duel(a.url, seed=8)
-    applied = 0
+    applied = forced = 0
     for round_no in range(30):
         fa = httpx.get(f"{a.url}/api/tables/{table}/frame").json()
         if fa["status"]["phase"] == "over":
@@ -95,18 +104,28 @@ def test_two_processes_on_postgresql_never_fork_a_game(pg_url: str, live_server:
             threading.Thread(target=send, args=(a.url, ids[0], f"a{round_no}")),
             threading.Thread(target=send, args=(b.url, ids[-1], f"b{round_no}")),
         ]
-        for t in threads:
-            t.start()
+        if round_no % 2 == 0:
+            with db.connect() as holder:
+                holder.execute(sqlalchemy.text("LOCK TABLE moves IN SHARE MODE"))
+                for t in threads:
+                    t.start()
+                _wait_for_blocked_inserts(db, 2)
+                holder.rollback()  # both writers go on; the second finds its seq taken
+            forced += 1
+        else:
+            for t in threads:
+                t.start()
         for t in threads:
             t.join()
         codes = sorted(r.status_code for r in answers)
         assert codes == [200, 409], [r.text for r in answers]
         applied += 1
-    assert applied >= 10
+    db.dispose()
+    assert applied >= 10 and forced >= 5
     conflicts = (
         httpx.get(f"{a.url}/api/metrics").json()["conflicts"] + httpx.get(f"{b.url}/api/metrics").json()["conflicts"]
     )
-    assert conflicts > 0, "the race never reached the database"
+    assert conflicts >= forced, "a race the database had to decide was not counted as a conflict"
     # both processes show the same table, and it is the replay of the stored log
     sa = httpx.get(f"{a.url}/api/tables/{table}/frame", headers=bearer(tokens[0])).json()
     sb = httpx.get(f"{b.url}/api/tables/{table}/frame", headers=bearer(tokens[0])).json()
@@ -162,3 +181,18 @@ def test_one_account_takes_one_seat_of_a_rated_table_even_through_two_processes(
                         break
                     assert time.monotonic() < deadline, shown
                     time.sleep(0.05)
+
+
+def _wait_for_blocked_inserts(db: sqlalchemy.engine.Engine, count: int, timeout: float = 20.0) -> None:
+    """Wait until ``count`` sessions are waiting on a lock to insert into the moves table."""
+    query = sqlalchemy.text(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO moves%'"
+    )
+    deadline = time.monotonic() + timeout
+    with db.connect() as watcher:
+        while time.monotonic() < deadline:
+            if watcher.execute(query).scalar_one() >= count:
+                return
+            watcher.rollback()
+            time.sleep(0.01)
+    raise AssertionError(f"fewer than {count} writers reached the database within {timeout} s")
