@@ -298,3 +298,58 @@ def test_the_end_shows_final_scores_and_places() -> None:
     scores = state.scores()
     assert f"{int(scores[0])} pts · #1" in words
     assert any(w.startswith("Game over — P1 wins") for w in words)
+
+
+def _frames(drawn: Board, prefix: str) -> list[tuple[float, float, float, float]]:
+    """(x, y, width, height) of the card frame of every element whose key starts with ``prefix``."""
+    out = []
+    for el in root(drawn).iter():
+        if (el.get("data-key") or "").startswith(prefix):
+            frame = next(r for r in el.iter(f"{NS}rect") if "zg-frame" in (r.get("class") or ""))
+            out.append(tuple(float(frame.get(a, "0")) for a in ("x", "y", "width", "height")))
+    return out  # type: ignore[return-value]
+
+
+def _apart(frames: list[tuple[float, float, float, float]]) -> bool:
+    """No two frames overlap and all lie on the board."""
+    for i, (x, y, w, h) in enumerate(frames):
+        if x < 0 or x + w > 640:
+            return False
+        for x2, y2, w2, h2 in frames[i + 1 :]:
+            if x < x2 + w2 and x2 < x + w and y < y2 + h2 and y2 < y + h:
+                return False
+    return True
+
+
+def test_a_larger_market_option_shows_every_card_and_each_is_bought_by_a_click() -> None:
+    market = tuple(f"m{i}" for i in range(1, 9))
+    state = started(2, market=market, **{"market-size": 8})
+    give(state, 0, maize=9, skins=6, masks=4)
+    state.apply_text("place maizal basic 2")
+    drawn, legal = draw(state, 0)  # every legal buy has its click path
+    keys = [el.get("data-key") for el in root(drawn).iter() if (el.get("data-key") or "").startswith("market:")]
+    assert keys == [f"market:{m}" for m in market]
+    assert path_for(drawn, legal, "buy m8") == ("market:m8",)
+    assert _apart(_frames(drawn, "market:"))
+
+
+@pytest.mark.parametrize("size", [1, 3, 4])
+def test_the_offerings_size_option_lays_out_that_many_offerings(size: int) -> None:
+    offers = ("o1", "o7", "o2", "o3")[:size]
+    state = started(2, offers=offers, **{"offerings-size": size})
+    give(state, 0, maize=9, skins=6, masks=4)
+    state.apply_text("place pyramid")
+    drawn, legal = draw(state, 0)
+    assert {t: drawn.paths[a] for a, t in legal} == {f"offer {o}": (f"offering:{o}",) for o in offers}
+    assert _apart(_frames(drawn, "offering:"))
+    assert "no offering" not in all_texts(drawn)
+    if size > 1:  # the points of each are drawn on its card
+        assert "13" in texts_in(group(drawn, "offering:o7"))
+
+
+def test_an_empty_place_of_the_offerings_is_drawn_as_such() -> None:
+    state = started(2, offers=("o1", "o2"))
+    view = dict(state.view(0))
+    view["offerings"] = view["offerings"][:1]  # the deck ran out: one place stays empty
+    drawn = board(view, 0, [])
+    assert all_texts(drawn).count("no offering") == 1

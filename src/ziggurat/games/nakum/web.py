@@ -782,38 +782,59 @@ def _pyramid(s: Svg, ctx: _Ctx, x: float, y: float) -> None:
                 px += 13
         deck = tr.gettext("deck {n}").format(n=view["offering_deck"])
         s.text(x + TILE_W - 8, y + 51, deck, font_size=11, text_anchor="end", fill=MUTED)  # beside the workers
+    # the face-up offerings (two as printed; the offerings-size option lays out 1 to 4, two rows above two)
     offerings = view["offerings"]
-    ow = (TILE_W - 8 - 4) / 2
-    for i in range(2):
-        ox = x + 4 + i * (ow + 4)
-        oy = y + 58
+    k = int(view.get("offerings_size", 2))
+    rows = 1 if k <= 2 else 2
+    cols = -(-k // rows)
+    ow = (TILE_W - 8 - 4 * (cols - 1)) / cols
+    oh = 98 if rows == 1 else 47
+    for i in range(k):
+        ox = x + 4 + (i % cols) * (ow + 4)
+        oy = y + 58 + (i // cols) * (oh + 4)
         if i >= len(offerings):
-            s.rect(ox, oy, ow, 98, rx=5, fill="none", stroke=SPACE_LINE, stroke_dasharray="4 3")
-            s.text(ox + ow / 2, oy + 54, tr.gettext("no offering"), font_size=10, text_anchor="middle", fill=MUTED)
-            continue
-        o = offerings[i]
-        okey = f"offering:{o['id']}"
-        with s.group(data_key=okey, data_why=ctx.why(okey), cls="zg-card"):
-            about = tr.gettext("offering {id} {name}: {effect}").format(
-                id=o["id"], name=o["name"], effect=offering_words(o, tr)
-            )
-            s.tooltip(ctx.tip(okey, about))
-            s.rect(ox, oy, ow, 98, rx=5, fill="#fff6dc", stroke="#9b7a2f", stroke_width=1.5, cls="zg-frame")
-            s.rect(ox, oy, ow, 18, rx=5, fill="#9b7a2f")
-            s.rect(ox, oy + 12, ow, 6, fill="#9b7a2f")
-            s.text(ox + 5, oy + 13, o["id"], font_size=11, fill="#fff", font_weight="bold")
-            s.text(ox + ow - 5, oy + 13, tr.gettext("offering"), font_size=9, text_anchor="end", fill="#f6e7c1")
-            cost = [(int(o["cost"][r]), r) for r in RESOURCES if o["cost"].get(r)]
-            draw_items(s, cost, [], ox + ow / 2, oy + 34, ow - 8, 14)
-            sac = int(o.get("sacrifice", 0))
-            for k in range(sac):
-                icon(s, "sacrifice", ox + 14 + k * 18, oy + 60, 15)
-            icon(s, "points", ox + ow - 22, oy + 72, 34)
+            s.rect(ox, oy, ow, oh, rx=5, fill="none", stroke=SPACE_LINE, stroke_dasharray="4 3")
             s.text(
-                ox + ow - 22, oy + 78, o["points"], font_size=15, text_anchor="middle", font_weight="bold", fill="#fff"
+                ox + ow / 2, oy + oh / 2 + 4, tr.gettext("no offering"), font_size=10, text_anchor="middle", fill=MUTED
             )
+            continue
+        _offering(s, ctx, offerings[i], ox, oy, ow, oh)
+
+
+def _offering(s: Svg, ctx: _Ctx, o: Mapping[str, Any], ox: float, oy: float, ow: float, oh: float) -> None:
+    """One face-up offering: its cost, sacrifice and points (``oh`` under 90: the short card of a second row)."""
+    tr = ctx.tr
+    okey = f"offering:{o['id']}"
+    cost = [(int(o["cost"][r]), r) for r in RESOURCES if o["cost"].get(r)]
+    sac = int(o.get("sacrifice", 0))
+    with s.group(data_key=okey, data_why=ctx.why(okey), cls="zg-card"):
+        about = tr.gettext("offering {id} {name}: {effect}").format(
+            id=o["id"], name=o["name"], effect=offering_words(o, tr)
+        )
+        s.tooltip(ctx.tip(okey, about))
+        s.rect(ox, oy, ow, oh, rx=5, fill="#fff6dc", stroke="#9b7a2f", stroke_width=1.5, cls="zg-frame")
+        if oh < 90:
+            s.text(ox + 4, oy + 12, o["id"], font_size=10, fill="#9b7a2f", font_weight="bold")
+            icon(s, "points", ox + ow - 13, oy + 13, 20)
+            s.text(
+                ox + ow - 13, oy + 17, o["points"], font_size=10, text_anchor="middle", font_weight="bold", fill="#fff"
+            )
+            draw_items(s, cost, [], ox + ow / 2, oy + 33, ow - 8, 11)
             if sac:
-                s.text(ox + 6, oy + 90, tr.gettext("sacrifice {n}").format(n=sac), font_size=11, fill="#b3261e")
+                icon(s, "sacrifice", ox + 14 + text_width(o["id"], 10, bold=True), oy + 8, 12)
+            return
+        s.rect(ox, oy, ow, 18, rx=5, fill="#9b7a2f")
+        s.rect(ox, oy + 12, ow, 6, fill="#9b7a2f")
+        s.text(ox + 5, oy + 13, o["id"], font_size=11, fill="#fff", font_weight="bold")
+        if ow >= 80:
+            s.text(ox + ow - 5, oy + 13, tr.gettext("offering"), font_size=9, text_anchor="end", fill="#f6e7c1")
+        draw_items(s, cost, [], ox + ow / 2, oy + 34, ow - 8, 14)
+        for k in range(sac):
+            icon(s, "sacrifice", ox + 14 + k * 18, oy + 60, 15)
+        icon(s, "points", ox + ow - 22, oy + 72, 34)
+        s.text(ox + ow - 22, oy + 78, o["points"], font_size=15, text_anchor="middle", font_weight="bold", fill="#fff")
+        if sac:
+            s.text(ox + 6, oy + 90, tr.gettext("sacrifice {n}").format(n=sac), font_size=11, fill="#b3261e")
 
 
 def _strip(s: Svg, ctx: _Ctx) -> None:
@@ -860,9 +881,13 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
         fx = x + 112 + f * 46
         with s.group(data_key=fkey, data_why=ctx.why(fkey), cls="zg-token"):
             if name == "market":
-                what = tr.gettext("Pituk's favour: 1 point and every market card reshuffled, 5 new")
+                what = tr.gettext("Pituk's favour: 1 point and every market card reshuffled, {n} new").format(
+                    n=view.get("market_size", 5)
+                )
             else:
-                what = tr.gettext("Pituk's favour: 1 point and both offerings discarded, 2 new")
+                what = tr.gettext("Pituk's favour: 1 point and every offering discarded, {n} new").format(
+                    n=view.get("offerings_size", 2)
+                )
             if used:
                 about = tr.gettext("{favour} (used)").format(favour=what)
             else:
@@ -980,12 +1005,18 @@ def _market(s: Svg, ctx: _Ctx) -> None:
         font_size=11,
         fill=MUTED,
     )
-    gap = (W - 2 * MARGIN - 5 * CARD_W) / 4
-    for i in range(5):
-        x = MARGIN + i * (CARD_W + gap)
-        cy = y + 22
+    # five places as printed; the market-size option lays out 1 to 8 (above five: two rows of short cards)
+    k = int(view.get("market_size", 5))
+    rows = 1 if k <= 5 else 2
+    cols = max(5, -(-k // rows)) if rows == 1 else -(-k // rows)
+    cw = CARD_W if rows == 1 else (W - 2 * MARGIN - 6 * (cols - 1)) / cols
+    ch = CARD_H if rows == 1 else (CARD_H - 4) / 2
+    gap = (W - 2 * MARGIN - cols * cw) / (cols - 1)
+    for i in range(k):
+        x = MARGIN + (i % cols) * (cw + gap)
+        cy = y + 22 + (i // cols) * (ch + 4)
         if i >= len(view["market"]):
-            s.rect(x, cy, CARD_W, CARD_H, rx=5, fill="none", stroke=SPACE_LINE, stroke_dasharray="4 3")
+            s.rect(x, cy, cw, ch, rx=5, fill="none", stroke=SPACE_LINE, stroke_dasharray="4 3")
             continue
         card = view["market"][i]
         key = f"market:{card['id']}"
@@ -994,7 +1025,7 @@ def _market(s: Svg, ctx: _Ctx) -> None:
                 id=card["id"], name=card["name"], effect=card_words(card, tr)
             )
             s.tooltip(ctx.tip(key, about))
-            _mini_card(s, card, x, cy, CARD_W, CARD_H, "market", tr)
+            _mini_card(s, card, x, cy, cw, ch, "market", tr)
 
 
 def _chips(s: Svg, ids: Sequence[str], x: float, y: float, fill: str, line: str, max_x: float) -> float:
