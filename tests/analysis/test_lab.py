@@ -164,6 +164,8 @@ def test_sweep_tables_and_plots(tmp_path: Path) -> None:
     assert all("[" in cell for cell in body[0][2:])  # every measure with its interval
     short_head, short = sweep_rows(setups, sweeps, measured, play, compact=True)
     assert "P1 adv %" in short_head and "±" in short[0][2]
+    # the terminal's table keeps the measures of how a game plays, kingmaking and uncertainty included
+    assert {"leads", "drama", "uncert.", "kingmaking %"} <= set(short_head)
     assert "Sweep" in sweep_html(setups, sweeps, measured, play)
     paths = plot_sweep(setups, sweeps, measured, play, tmp_path)
     names = {p.name for p in paths}

@@ -79,12 +79,16 @@ def measure_names(
     return list(names.items())
 
 
-COMPACT = ("seat1_advantage", "balance", "length", "margin", "lead_changes", "drama", "decided_share")
+COMPACT = (
+    "seat1_advantage", "balance", "length", "margin", "lead_changes", "drama", "uncertainty", "kingmaking",
+    "decided_share",
+)  # fmt: skip
 """The measures a terminal's sweep table shows (the report has them all)."""
 
 
 SHORT = {"seat1_advantage": "P1 adv %", "balance": "balance", "length": "length", "margin": "margin",
-         "lead_changes": "leads", "drama": "drama", "decided_share": "decided %"}  # fmt: skip
+         "lead_changes": "leads", "drama": "drama", "uncertainty": "uncert.", "kingmaking": "kingmaking %",
+         "decided_share": "decided %"}  # fmt: skip
 """The compact table's column heads."""
 
 
@@ -119,7 +123,7 @@ def sweep_rows(
             if m is None:
                 row.append("–")
             else:
-                digits = 2 if name == "balance" else 1
+                digits = 2 if name in ("balance", "uncertainty") else 1
                 row.append(_pm(m, percent, digits) if compact else fmt_interval(m, 1 if percent else 2, percent))
         body.append(row)
     return head, body
