@@ -26,12 +26,12 @@ The PettingZoo and Gymnasium loops turn a mask into ids with ``np.flatnonzero``
 (``--ids nonzero``: ``mask.nonzero()[0]``, the same ids with less of NumPy's
 Python around it). Prints steps/s per path and the ratio native / adapter (1.0: no overhead).
 
-With the OpenSpiel path, a do-nothing game (a counter of moves, a fixed list of
-legal actions) runs the same loop through ``pyspiel`` and as a plain Python
-object: the difference is what pyspiel itself costs a Python game per step (its
-C++ ``apply_action`` keeps the history and calls back into Python), which no
-adapter can avoid. ``floor`` is the smallest ``x*`` that leaves: (native step +
-pyspiel's cost) / native step.
+With the OpenSpiel path, the same OpenSpiel loop runs once more calling each
+state's Python ``_apply_action`` directly, which is what pyspiel's C++
+``apply_action`` calls after its own work (the player to move asked back from
+Python, the history kept): the difference is what pyspiel itself costs a Python
+game per step, in this very loop, which no adapter can avoid. ``floor`` is the
+smallest ``x*`` that leaves: (native step + pyspiel's cost) / native step.
 Figures only: nothing here passes or fails on time. ``--clock cpu`` counts this
 process's CPU time (the machine may be busy with other work).
 
@@ -43,7 +43,6 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -113,8 +112,9 @@ def run_native(game_id: str, players: int, seconds: float, seed: int, clock: Clo
             return steps / elapsed
 
 
-def run_openspiel(game_id: str, players: int, seconds: float, seed: int, clock: Clock) -> float:
-    """Steps/s through ``pyspiel`` (``python_<id>``)."""
+def run_openspiel(game_id: str, players: int, seconds: float, seed: int, clock: Clock, direct: bool = False) -> float:
+    """Steps/s through ``pyspiel`` (``python_<id>``); ``direct``: the state's ``_apply_action`` called
+    without pyspiel's ``apply_action`` around it (to measure what pyspiel adds; no history is kept)."""
     from ziggurat.interop.openspiel import load
 
     game = load(game_id, players)
@@ -123,12 +123,13 @@ def run_openspiel(game_id: str, players: int, seconds: float, seed: int, clock: 
     start = clock()
     while True:
         state = game.new_initial_state()
+        apply = state._apply_action if direct else state.apply_action
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_draw(state.chance_outcomes(), gen.random()))
+                apply(_draw(state.chance_outcomes(), gen.random()))
             else:
                 legal = state.legal_actions()
-                state.apply_action(legal[int(gen.random() * len(legal))])
+                apply(legal[int(gen.random() * len(legal))])
         steps += len(state.zstate.history)
         elapsed = clock() - start
         if elapsed >= seconds:
@@ -185,129 +186,6 @@ def run_gymnasium(game_id: str, players: int, seconds: float, seed: int, clock: 
             return steps / elapsed
 
 
-_PROBE_LENGTH = 70
-_PROBE_LEGAL = list(range(8))
-
-
-class _PlainProbe:
-    """The do-nothing game's state as a plain Python object (the loop's own cost)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def is_terminal(self) -> bool:
-        return self.n >= _PROBE_LENGTH
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        return _PROBE_LEGAL.copy()
-
-    def apply_action(self, action: int) -> None:
-        self.n += 1
-
-
-def _spiel_probe() -> Callable[[], object]:
-    """The do-nothing game as a ``pyspiel`` Python game (as the adapter's states are); returns its state maker."""
-    import pyspiel
-
-    kinds = pyspiel.GameType
-    game_type = kinds(
-        short_name="python_ziggurat_bench_probe",
-        long_name="Ziggurat benchmark probe",
-        dynamics=kinds.Dynamics.SEQUENTIAL,
-        chance_mode=kinds.ChanceMode.DETERMINISTIC,
-        information=kinds.Information.IMPERFECT_INFORMATION,
-        utility=kinds.Utility.ZERO_SUM,
-        reward_model=kinds.RewardModel.TERMINAL,
-        max_num_players=3,
-        min_num_players=3,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification={},
-    )
-    info = pyspiel.GameInfo(
-        num_distinct_actions=len(_PROBE_LEGAL),
-        max_chance_outcomes=0,
-        num_players=3,
-        min_utility=-1.0,
-        max_utility=1.0,
-        utility_sum=0.0,
-        max_game_length=_PROBE_LENGTH,
-    )
-
-    class ProbeState(pyspiel.State):  # type: ignore[misc]
-        def __init__(self, game: pyspiel.Game) -> None:
-            super().__init__(game)
-            self.n = 0
-
-        # answered in Python, as the adapter answers them
-        def current_player(self) -> int:
-            return int(pyspiel.PlayerId.TERMINAL) if self.n >= _PROBE_LENGTH else self.n % 3
-
-        def is_chance_node(self) -> bool:
-            return False
-
-        def is_terminal(self) -> bool:
-            return self.n >= _PROBE_LENGTH
-
-        def legal_actions(self, player: int | None = None) -> list[int]:
-            return _PROBE_LEGAL.copy()
-
-        def _legal_actions(self, player: int) -> list[int]:
-            return _PROBE_LEGAL.copy()
-
-        def _apply_action(self, action: int) -> None:
-            self.n += 1
-
-        def returns(self) -> list[float]:
-            return [0.0, 0.0, 0.0]
-
-        def _action_to_string(self, player: int, action: int) -> str:
-            return str(action)
-
-        def __str__(self) -> str:
-            return str(self.n)
-
-    class ProbeGame(pyspiel.Game):  # type: ignore[misc]
-        def __init__(self, params: object = None) -> None:
-            super().__init__(game_type, info, {})
-
-        def new_initial_state(self) -> ProbeState:
-            return ProbeState(self)
-
-    if game_type.short_name not in pyspiel.registered_names():
-        pyspiel.register_game(game_type, ProbeGame)
-    return pyspiel.load_game(game_type.short_name).new_initial_state  # type: ignore[no-any-return]
-
-
-def _probe_seconds_per_step(make: Callable[[], object], seconds: float, seed: int, clock: Clock) -> float:
-    gen = np.random.default_rng(seed)
-    steps = 0
-    start = clock()
-    while True:
-        state: Any = make()
-        while not state.is_terminal():
-            if not state.is_chance_node():
-                legal = state.legal_actions()
-                state.apply_action(legal[int(gen.random() * len(legal))])
-        steps += _PROBE_LENGTH
-        elapsed = clock() - start
-        if elapsed >= seconds:
-            return elapsed / steps
-
-
-def pyspiel_cost(seconds: float, seed: int, clock: Clock) -> float:
-    """Seconds pyspiel adds to each step of a Python game: the do-nothing game through pyspiel, less the same
-    game as a plain object, in the same loop."""
-    through = _probe_seconds_per_step(_spiel_probe(), seconds, seed, clock)
-    plain = _probe_seconds_per_step(_PlainProbe, seconds, seed, clock)
-    return max(0.0, through - plain)
-
-
 RUNNERS: dict[str, Callable[[str, int, float, int, Clock], float]] = {
     "native": run_native,
     "openspiel": run_openspiel,
@@ -339,7 +217,6 @@ def main() -> None:
         header += f" {p + '/s':>13} {'x':>5}"
         if p == "openspiel":
             header += f" {'x*':>5} {'floor':>5}"
-    cost = pyspiel_cost(args.seconds, args.seed, clock) if "openspiel" in paths else 0.0
     print(header)
     for game_id in args.games.split(","):
         players = players_for(game_id, args.players)
@@ -350,13 +227,15 @@ def main() -> None:
             line += f" {rate:>13,.0f} {native / rate:>5.2f}"
             if p == "openspiel":  # against a native loop that draws chance the same way
                 same = run_native(game_id, players, args.seconds, args.seed, clock, outcomes=True)
-                line += f" {same / rate:>5.2f} {(1 / same + cost) * same:>5.2f}"
+                direct = run_openspiel(game_id, players, args.seconds, args.seed, clock, direct=True)
+                pyspiel_cost = max(0.0, 1 / rate - 1 / direct)  # seconds a step
+                line += f" {same / rate:>5.2f} {(1 / same + pyspiel_cost) * same:>5.2f}"
         print(line, flush=True)
     if "openspiel" in paths:
         print("x*: OpenSpiel against the native loop drawing chance from chance_outcomes() as the OpenSpiel loop must")
         print(
-            f"floor: the smallest x* left by pyspiel's own cost for a Python game, {cost * 1e6:.2f} us a step "
-            "(a do-nothing game through pyspiel, less the same game in plain Python)"
+            "floor: the smallest x* left by what pyspiel's apply_action itself costs a step in this loop "
+            "(the loop through pyspiel, less the same loop calling the state's _apply_action directly)"
         )
 
 
