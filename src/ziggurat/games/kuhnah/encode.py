@@ -20,8 +20,10 @@ whose layout this keeps), so a list of one's own with more animals encodes too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from ziggurat.core.game import Game
 from ziggurat.games.kuhnah.rules import KuhNahGame
@@ -105,3 +107,74 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
             block[i + 3] = (_symbol(game, card, 1) + 1) / (symbols + 1)
         out += block
     return out
+
+
+def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]:
+    """:func:`tensor` for ``game`` as a writer into a zeroed float32 buffer (see ``GameEntry.tensor_writer``).
+
+    The offsets and scales are worked out once here; each call gathers the
+    non-zero entries as (index, value) pairs, the values computed exactly as
+    :func:`tensor` computes them, and stores them with one NumPy assignment.
+    """
+    assert isinstance(game, KuhNahGame)
+    n = game.num_players
+    jade_scale = float(max(1, game.start_jade * n))
+    top = float(max(max(game.value), 1))
+    cards = float(game.num_cards)
+    wild = len(game.symbol_names)
+    symbol: dict[str, int] = {}
+    for i, name in enumerate(game.symbol_names):
+        symbol.setdefault(name, i)  # the first place, as list.index finds it
+    symbols = float(wild)
+    scaled = [(i + 1) / (symbols + 1) for i in range(wild + 1)]  # a pyramid cell's symbol feature
+    phases = {"turn": 0, "place": 1}
+    features = _card_features(game)
+    quarry_at = 5 + 3 * n
+    right_at = 2 + _symbols(game)
+    grid = {cell: i * CELL_FEATURES for i, cell in enumerate(_grid(game))}
+    block = len(grid) * CELL_FEATURES
+    pyramids_at = quarry_at + 3 * features
+
+    def write(view: Mapping[str, Any], out: np.ndarray) -> None:
+        me = view["player"] if view["player"] is not None else 0
+        idx = [phases.get(view["phase"], 2), 3 + n, 4 + n]
+        vals = [1.0, view["deck"] / cards, view["removed"] / cards]
+        if view["to_move"] is not None:
+            idx.append(3 + (view["to_move"] - me) % n)
+            vals.append(1.0)
+        jade = view["jade"]
+        at = 5 + n
+        for k in range(n):
+            j = jade[(me + k) % n]
+            if j is None:
+                idx.append(at + 1)
+                vals.append(1.0)
+            else:
+                idx.append(at)
+                vals.append(j / jade_scale)
+            at += 2
+        at = quarry_at
+        for card in (*view["quarry"], view["taken"]):
+            if card is not None:
+                wl, wr = card["wild"]
+                idx += (at, at + 1, at + 2 + (wild if wl else symbol[card["left"]]))
+                idx += (at + right_at + (wild if wr else symbol[card["right"]]), at + features - 1)
+                vals += (1.0, card["value"] / top, 1.0, 1.0, card.get("jade", 0) / jade_scale)
+            at += features
+        at = pyramids_at
+        pyramids = view["pyramids"]
+        for k in range(n):
+            for card in pyramids[(me + k) % n]:
+                i = at + grid[(card["row"], card["pos"])]
+                wl, wr = card["wild"]
+                idx += (i, i + 1, i + 2, i + 3)
+                vals += (
+                    1.0,
+                    card["value"] / top,
+                    scaled[wild if wl else symbol[card["left"]]],
+                    scaled[wild if wr else symbol[card["right"]]],
+                )
+            at += block
+        out[idx] = vals
+
+    return write

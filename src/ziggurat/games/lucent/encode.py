@@ -12,8 +12,10 @@ Layout, all floats in [0, 1]:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from ziggurat.core.game import Game
 from ziggurat.games.lucent.rules import NUM_SLOTS, slot_id
@@ -62,3 +64,90 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
     out.extend(1.0 if view["phase"] == ph else 0.0 for ph in ("deal", "play", "over"))
     out.extend(1.0 if view["variants"][v] else 0.0 for v in ("wildcards", "geomancers", "geomancer-focus", "points"))
     return out
+
+
+_PHASES = ("deal", "play", "over")
+_VARIANTS = ("wildcards", "geomancers", "geomancer-focus", "points")
+
+
+def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]:
+    """:func:`tensor` for ``game`` as a writer into a zeroed float32 buffer (see ``GameEntry.tensor_writer``).
+
+    Offsets and the slot numbers are worked out once; each call gathers the
+    non-zero (index, value) pairs, valued exactly as :func:`tensor` values
+    them, and stores them with one NumPy assignment.
+    """
+    n = game.num_players
+    k = len(game.deck.kinds)  # type: ignore[attr-defined]
+    hand_at = 2 * n
+    sizes_at = hand_at + k
+    out_at = sizes_at + n
+    last_at = out_at + n
+    pyramid_at = last_at + n
+    open_at = pyramid_at + NUM_SLOTS * k
+    deck_at = open_at + NUM_SLOTS * k
+    phase_at = {ph: deck_at + 2 + i for i, ph in enumerate(_PHASES)}
+    variants_at = deck_at + 5
+    cells: dict[tuple[int, int], int] = {}  # (row, 0-based position) -> slot * k
+    known: list[Any] = []  # the kinds of the last view and their places (kinds.index: the first)
+    place: dict[str, int] = {}
+
+    def cell(row: int, pos: int) -> int:
+        at = cells.get((row, pos))
+        if at is None:
+            at = cells[row, pos] = slot_id(row, pos) * k
+        return at
+
+    def write(view: Mapping[str, Any], out: np.ndarray) -> None:
+        kinds = view["kinds"]
+        if kinds != known:
+            if len(kinds) != k:
+                raise ValueError(f"lucent: the view names {len(kinds)} kinds, the game {k}")
+            known[:] = kinds
+            place.clear()
+            for i, kind in enumerate(kinds):
+                place.setdefault(kind, i)
+        idx: list[int] = []
+        vals: list[float] = []
+        for at, who in ((0, view.get("player")), (n, view.get("to_move"))):
+            if isinstance(who, int) and 0 <= who < n:
+                idx.append(at + who)
+                vals.append(1.0)
+        hand = view.get("hand") or {}
+        for kind, count in hand.items():
+            if kind in place:
+                idx.append(hand_at + place[kind])
+                vals.append(min(1.0, count / 10.0))
+        for p, s in enumerate(view["hand_sizes"]):
+            idx.append(sizes_at + p)
+            vals.append(min(1.0, s / 25.0))
+        for p, o in enumerate(view["out"]):
+            if o:
+                idx.append(out_at + p)
+                vals.append(1.0)
+        if view.get("last_placer") is not None:
+            idx.append(last_at + view["last_placer"])
+            vals.append(1.0)
+        for r, row in enumerate(view["pyramid"]):
+            for j, kind in enumerate(row):
+                if kind is not None:
+                    idx.append(pyramid_at + cell(r, j) + place[kind])
+                    vals.append(1.0)
+        for o in view["open_slots"]:
+            at = open_at + cell(o["row"], o["pos"] - 1)
+            for kind in o["kinds"]:
+                idx.append(at + place[kind])
+                vals.append(1.0)
+        idx += (deck_at, deck_at + 1)
+        vals += (min(1.0, view["deck"] / 50.0), min(1.0, view["removed"] / 5.0))
+        if view["phase"] in phase_at:
+            idx.append(phase_at[view["phase"]])
+            vals.append(1.0)
+        variants = view["variants"]
+        for i, v in enumerate(_VARIANTS):
+            if variants[v]:
+                idx.append(variants_at + i)
+                vals.append(1.0)
+        out[idx] = vals
+
+    return write

@@ -18,8 +18,10 @@ Layout (``P`` = 4 player slots, always, unused ones zero; ``T`` = 8 tiles):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from ziggurat.core.game import Game
 from ziggurat.games.nakum.content import MAX_BASICS, MAX_OPTIONS, NUM_TILES
@@ -143,3 +145,143 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
             hand[heritage_index[h["id"]]] = 1.0
     out += hand
     return out
+
+
+def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]:
+    """:func:`tensor` for ``game`` as a writer into a zeroed float32 buffer (see ``GameEntry.tensor_writer``).
+
+    Offsets and the card indices are worked out once; each call gathers the
+    non-zero (index, value) pairs, valued exactly as :func:`tensor` values
+    them, and stores them with one NumPy assignment.
+    """
+    assert isinstance(game, NakumGame)
+    c = game.content
+    nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
+    market_index = {m.id: i for i, m in enumerate(c.market)}
+    offer_index = {o.id: i for i, o in enumerate(c.offerings)}
+    heritage_index = {h.id: i for i, h in enumerate(c.heritage)}
+    tile_index = game.tile_index
+    phase_index = {name: i for i, name in reversed(list(enumerate(PHASE_NAMES)))}  # the first, as .index finds
+    round_at = len(PHASE_NAMES)
+    viewer_at = round_at + 1
+    to_move_at = viewer_at + P
+    start_at = to_move_at + P
+    end_at = start_at + P
+    positions_at = end_at + 1
+    position = 1 + P + NUM_TILES
+    tiles_at = positions_at + NUM_TILES * position
+    tile_width = MAX_BASICS * P + P + 1 + MAX_OPTIONS
+    pyramid_at = tiles_at + NUM_TILES * tile_width
+    pituk_at = pyramid_at + P
+    used_at = pituk_at + P
+    start_space_at = used_at + 2
+    grow_at = start_space_at + P
+    market_at = grow_at + P
+    offers_at = market_at + nm
+    decks_at = offers_at + no
+    players_at = decks_at + 2
+    per_player = 9 + no + nm + nh
+    hand_at = players_at + P * per_player
+    market_scale = max(1, nm)
+    offer_scale = max(1, no)
+
+    def write(view: Mapping[str, Any], out: np.ndarray) -> None:
+        idx = [phase_index[view["phase"]], round_at]
+        vals = [1.0, view["round"] / max(1, view["max_rounds"])]
+        ones: list[int] = []  # indices whose value is 1.0
+
+        def one_hot(at: int, index: int | None) -> None:
+            if index is not None and 0 <= index < P:
+                ones.append(at + index)
+
+        def mask(at: int, players: list[int]) -> None:
+            for p in players:
+                if not 0 <= p < P:
+                    raise IndexError(f"nakum: player {p} outside the {P} encoded seats")
+                ones.append(at + p)
+
+        one_hot(viewer_at, view["player"])
+        to_move = view["to_move"]
+        if isinstance(to_move, list):
+            mask(to_move_at, to_move)
+        else:
+            one_hot(to_move_at, to_move)
+        one_hot(start_at, view["start_player"])
+        if view["end_triggered"]:
+            ones.append(end_at)
+        by_tile: dict[int, Mapping[str, Any]] = {}
+        at = positions_at
+        for tile in view["tiles"]:
+            if tile["tile"] is None:
+                ones.append(at)
+                one_hot(at + 1, tile.get("explorer"))
+            else:
+                t = tile_index[tile["tile"]]
+                if 0 <= t < NUM_TILES:
+                    ones.append(at + 1 + P + t)
+                    by_tile[t] = tile
+            at += position
+        for t, tile in by_tile.items():
+            at = tiles_at + t * tile_width
+            basics = tile["basics"]
+            for j in range(min(MAX_BASICS, len(basics))):
+                mask(at + j * P, basics[j]["workers"])
+            at += MAX_BASICS * P
+            camp = tile["camp"]
+            mask(at, camp["workers"])
+            if camp["active"]:
+                ones.append(at + P)
+            for i, o in enumerate(camp["options"]):
+                if o["covered"]:
+                    ones.append(at + P + 1 + i)
+        for p, w in enumerate(view["pyramid"]):
+            idx.append(pyramid_at + p)
+            vals.append(w / 4)
+        pituk = view["pituk"]
+        mask(pituk_at, pituk["workers"])
+        for i, u in enumerate(pituk["used"]):
+            if u:
+                ones.append(used_at + i)
+        mask(start_space_at, view["start_space"])
+        mask(grow_at, view["grow_space"])
+        for m in view["market"]:
+            ones.append(market_at + market_index[m["id"]])
+        for o in view["offerings"]:
+            ones.append(offers_at + offer_index[o["id"]])
+        idx += (decks_at, decks_at + 1)
+        vals += (view["market_deck"] / market_scale, view["offering_deck"] / offer_scale)
+        limits = view["limits"]
+        maize, skins, masks = limits["maize"], limits["skins"], limits["masks"]
+        infos = view["players_info"]
+        at = players_at
+        for info in infos[:P]:
+            idx += range(at, at + 9)
+            vals += (
+                info["maize"] / maize,
+                info["skins"] / skins,
+                info["masks"] / masks,
+                min(1.0, info["points"] / 60),
+                info["workers"] / 4,
+                info["in_hand"] / 4,
+                info["reserve"] / 4,
+                info["sacrificed"] / 4,
+                min(1.0, info["heritage_in_hand"] / 6),
+            )
+            flags = at + 9
+            for x in info["offerings"]:
+                ones.append(flags + offer_index[x])
+            flags += no
+            for x in info["market_cards"]:
+                ones.append(flags + market_index[x])
+            flags += nm
+            for x in info["heritage_played"]:
+                ones.append(flags + heritage_index[x])
+            at += per_player
+        viewer = view["player"]
+        if viewer is not None:
+            for h in infos[viewer].get("heritage_hand", []):
+                ones.append(hand_at + heritage_index[h["id"]])
+        out[ones] = 1.0
+        out[idx] = vals
+
+    return write
