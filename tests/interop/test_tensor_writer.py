@@ -23,11 +23,24 @@ from ziggurat.core.game import CHANCE, Game, State
 from ziggurat.core.registry import game_ids, get_game, make_game
 from ziggurat.interop.encoding import encode_array, encode_into, encode_view, tensor_size
 
+# numeric options that change the encoding's scales and sizes (jade, rounds, box, colours)
+NUMERIC_OPTIONS: list[tuple[str, int, dict[str, Any]]] = [
+    ("kuhnah", 4, {"start-jade": 3, "jade-points": 2}),
+    ("pyramix", 3, {"ankhs": 7, "cobras": 8, "eye-points": 5}),
+    ("lucent", 3, {"colours": 4, "gems": 7}),
+    ("kukulkan", 3, {"max-rounds": 8}),
+    ("kukulkan", 2, {"block-points": 2, "axis-bonus": 5}),
+    ("nakum", 3, {"max-rounds": 6, "start-workers": 3}),
+]
+
+
+GAMES = sorted(game_ids())
+
 
 def _option_cases() -> list[tuple[str, int, dict[str, Any]]]:
-    """Each game at its smallest and largest count with each boolean option flipped alone."""
+    """Each game at its smallest and largest count with each boolean option flipped alone, and the numeric ones."""
     cases = []
-    for gid in game_ids():
+    for gid in GAMES:
         spec = get_game(gid).game_class.spec
         for option in spec.options:
             if option.kind != "bool":
@@ -39,7 +52,7 @@ def _option_cases() -> list[tuple[str, int, dict[str, Any]]]:
                 except ConfigError:  # an option this player count does not allow
                     continue
                 cases.append((gid, players, options))
-    return cases
+    return cases + [case for case in NUMERIC_OPTIONS if case[0] in GAMES]
 
 
 def _step(state: State, rng: random.Random) -> None:

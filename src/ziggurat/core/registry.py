@@ -52,6 +52,7 @@ class BoardDrawer(Protocol):
 
 Evaluator = Callable[["State", int], float]
 TensorWriter = Callable[[Mapping[str, Any], "np.ndarray"], None]
+StateTensorWriter = Callable[["State", "int | None", "np.ndarray"], None]
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,13 @@ class GameEntry:
     ``tensor_size(game)`` zeros (it sets only what is not zero); its tables are
     built once per game object. Its values must equal ``tensor``'s converted to
     float32, for every view (the conformance and interop tests check it).
+    ``state_tensor_writer(game)`` (optional, faster still) returns
+    ``write(state, seat, out)``, which writes ``tensor(game, state.view(seat))``
+    into such a buffer straight from the state, without building the view. It
+    must read only what ``view(seat)`` shows: the interop tests compare it with
+    the view's encoding at every step of random games for every seat, and check
+    that redrawing what the seat can't see (``state.resample(seat, rng)``)
+    leaves it unchanged.
     ``value(state, player)`` is how the game stands for ``player`` in the
     game's own points: their final score once the game is over, an estimate of
     it before (points so far plus what their position is worth). Search bots
@@ -103,6 +111,7 @@ class GameEntry:
     tensor: Callable[[Game, Mapping[str, Any]], list[float]] | None = None
     tensor_size: Callable[[Game], int] | None = None
     tensor_writer: Callable[[Game], TensorWriter] | None = None
+    state_tensor_writer: Callable[[Game], StateTensorWriter] | None = None
     value: Evaluator | None = None
     search: Mapping[str, Any] = field(default_factory=dict)
     heuristic_needs_determinisation: bool = True

@@ -2,7 +2,7 @@
 
 from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
-from ziggurat.games.kukulkan.encode import tensor, tensor_size, tensor_writer
+from ziggurat.games.kukulkan.encode import state_tensor_writer, tensor, tensor_size, tensor_writer
 from ziggurat.games.kukulkan.heuristic import heuristic, value
 from ziggurat.games.kukulkan.render import render
 from ziggurat.games.kukulkan.rules import SPEC, KukulkanGame, KukulkanState
@@ -54,6 +54,7 @@ ENTRY = GameEntry(
     tensor=tensor,
     tensor_size=tensor_size,
     tensor_writer=tensor_writer,
+    state_tensor_writer=state_tensor_writer,
     value=value,
     board=board,
     kernel=load_kernel,

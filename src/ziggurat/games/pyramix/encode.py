@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ziggurat.core.game import Game
+from ziggurat.core.game import TERMINAL, Game, State
 from ziggurat.games.pyramix.geometry import NUM_POSITIONS
-from ziggurat.games.pyramix.rules import PyramixGame
+from ziggurat.games.pyramix.rules import PyramixGame, PyramixState
 
 _PHASES = ("setup", "play", "over")
 
@@ -111,5 +111,47 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
             idx.append(phase_at[view["phase"]])
             vals.append(1.0)
         out[idx] = [1.0] * ones + vals
+
+    return write
+
+
+def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray], None]:
+    """:func:`tensor` of ``state.view(seat)``, written from the state without building the view.
+
+    Pyramix hides nothing (every seat's view is the same), so reading the
+    state's cubes, removals, collections and box is reading the view. The
+    values are those of :func:`tensor_writer` (the tests compare them at every step).
+    """
+    assert isinstance(game, PyramixGame)
+    box = game.box
+    k = game.num_kinds
+    n = game.num_players
+    index = {code: i for i, code in enumerate(box.code)}
+    column = [index[code] for code in box.code]  # kind -> its place in a cell's one-hot
+    scale = [1.0 / c if c else 0.0 for c in box.counts]
+    width = k + 1
+    cell = np.arange(NUM_POSITIONS) * width
+    kind_column = np.array(column, dtype=np.intp)
+    scales = np.array(scale, dtype=np.float64)
+    collections_at = NUM_POSITIONS * width
+    to_move_at = collections_at + n * k
+    box_at = to_move_at + n
+    phase_at = box_at + k
+
+    def write(state: State, seat: int | None, out: np.ndarray) -> None:
+        assert isinstance(state, PyramixState)
+        grid = np.array(state.grid, dtype=np.intp)
+        filled = grid >= 0
+        out[cell[filled] + kind_column[grid[filled]]] = 1.0
+        setup = state.in_setup
+        if not setup and state.moves:
+            out[cell[state.moves] + k] = 1.0
+        # the same products as the list hook's ``count * scale`` (float64, then float32)
+        out[collections_at:to_move_at] = (np.array(state.coll, dtype=np.float64).reshape(n, k) * scales).ravel()
+        cur = state.current_player()
+        if 0 <= cur < n:
+            out[to_move_at + cur] = 1.0
+        out[box_at:phase_at] = np.array(state.pool, dtype=np.float64) * scales
+        out[phase_at + (0 if setup else 2 if cur == TERMINAL else 1)] = 1.0
 
     return write
