@@ -25,7 +25,7 @@ from ziggurat.interop.encoding import encode_array, encode_state, encode_state_i
 GAMES = STATE_GAMES = sorted(gid for gid in game_ids() if get_game(gid).state_tensor_writer is not None)
 STATE_CASES = [(gid, n) for gid, n in CASES if gid in STATE_GAMES]
 # games whose views hide something from some seat (a resample must redraw it at least once)
-HIDING = {"kukulkan"}
+HIDING = {"kuhnah", "kukulkan"}
 # games whose every seat sees the same (nothing to redraw)
 OPEN = {"pyramix"}
 
@@ -90,7 +90,7 @@ def _check_equal(game: Game, seed: int) -> None:
 
 
 def test_the_games_with_a_state_writer() -> None:
-    assert {"pyramix", "kukulkan"} <= set(STATE_GAMES)
+    assert {"kuhnah", "pyramix", "kukulkan"} <= set(STATE_GAMES)
     assert set(STATE_GAMES) <= HIDING | OPEN  # every state writer is covered by a leak check below
 
 
@@ -136,8 +136,8 @@ def test_redrawing_what_a_seat_cannot_see_leaves_its_encoding_unchanged(case: tu
             mine = encode_state(game, state, p)
             for _ in range(2):
                 sample = state.resample(p, rng)
-                if any(sample.view(q) != state.view(q) for q in range(players) if q != p):
-                    redrawn += 1  # something hidden from p changed
+                if sample.to_json()["state"] != state.to_json()["state"]:
+                    redrawn += 1  # something hidden from p was redrawn
                 assert encode_state(game, sample, p).tolist() == mine.tolist(), f"{gid}: seat {p} sees a redraw"
     if gid in HIDING and players > 1:
         assert redrawn > 0, "the redraws never changed anything hidden: the check would prove nothing"
@@ -171,3 +171,39 @@ def test_kukulkan_another_players_pending_choice_never_reaches_the_encoding(play
                     assert after != before  # the seat's own choice is in its encoding: the check can fail
                 else:
                     assert after == before, f"seat {p} sees seat {q}'s pending choice"
+
+
+@pytest.mark.parametrize("open_jade", [False, True])
+def test_kuhnah_another_players_jade_reaches_the_encoding_only_where_the_view_shows_it(open_jade: bool) -> None:
+    from ziggurat.games.kuhnah.rules import OVER
+
+    game = make_game("kuhnah", 3, {"open-jade": open_jade})
+    states = _states(game, 4)
+    assert states[-1].phase == OVER  # type: ignore[attr-defined]
+    for state in states[3::7]:
+        for p in range(3):
+            before = encode_state(game, state, p).tolist()
+            for q in range(3):
+                changed = state.clone()
+                changed.jade = list(changed.jade)  # type: ignore[attr-defined]
+                changed.jade[q] += 1  # type: ignore[attr-defined]
+                after = encode_state(game, changed, p).tolist()
+                assert after == encode_array(game, changed.view(p)).tolist()
+                shown = q == p or open_jade or state.phase == OVER  # type: ignore[attr-defined]
+                assert (after != before) == shown, f"seat {p}, seat {q}'s jade: shown={shown}"
+
+
+def test_kuhnah_the_order_of_the_deck_and_the_removed_cards_never_reach_the_encoding() -> None:
+    game = make_game("kuhnah", 2)  # 2 players: 29 cards removed unseen
+    swapped = 0
+    for state in _states(game, 6)[5::9]:
+        if not state.deck or not state.removed:  # type: ignore[attr-defined]
+            continue
+        changed = state.clone()
+        deck, removed = list(changed.deck), list(changed.removed)  # type: ignore[attr-defined]
+        deck[0], removed[0] = removed[0], deck[0]  # one unseen card exchanged between the piles
+        changed.deck, changed.removed = sorted(deck), sorted(removed)  # type: ignore[attr-defined]
+        for p in (None, 0, 1):
+            assert encode_state(game, changed, p).tolist() == encode_state(game, state, p).tolist()
+        swapped += 1
+    assert swapped

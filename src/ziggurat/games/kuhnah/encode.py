@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ziggurat.core.game import Game
-from ziggurat.games.kuhnah.rules import KuhNahGame
+from ziggurat.core.game import Game, State
+from ziggurat.games.kuhnah.rules import _PHASE_NAMES, LEFT, OVER, PLACE, RIGHT, KuhNahGame, KuhNahState, _row_col
 
 CELL_FEATURES = 4
 
@@ -173,6 +173,94 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
                     card["value"] / top,
                     scaled[wild if wl else symbol[card["left"]]],
                     scaled[wild if wr else symbol[card["right"]]],
+                )
+            at += block
+        out[idx] = vals
+
+    return write
+
+
+def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray], None]:
+    """:func:`tensor` of ``state.view(seat)``, written from the state without building the view.
+
+    It reads what the view shows and nothing else: the phase, who is to move,
+    how many cards the deck and the removed pile hold (never which), the
+    Quarry, the taken card, every pyramid, and each player's jade only where
+    the view shows it (the seat's own; everyone's with open jade or once the
+    game is over). The values are those of :func:`tensor_writer`.
+    """
+    assert isinstance(game, KuhNahGame)
+    n = game.num_players
+    jade_scale = float(max(1, game.start_jade * n))
+    top = float(max(max(game.value), 1))
+    cards = float(game.num_cards)
+    wild = len(game.symbol_names)
+    symbols = float(wild)
+    scaled = [(i + 1) / (symbols + 1) for i in range(wild + 1)]
+    features = _card_features(game)
+    quarry_at = 5 + 3 * n
+    right_at = 2 + _symbols(game)
+    grid = {cell: i * CELL_FEATURES for i, cell in enumerate(_grid(game))}
+    block = len(grid) * CELL_FEATURES
+    pyramids_at = quarry_at + 3 * features
+    phase_at = {phase: {"turn": 0, "place": 1}.get(name, 2) for phase, name in enumerate(_PHASE_NAMES)}
+    value = [v / top for v in game.value]
+    left, right = game.left_symbol, game.right_symbol
+    by_symbol = game.wild_by_symbol
+    open_jade = game.open_jade
+
+    def write(state: State, seat: int | None, out: np.ndarray) -> None:
+        assert isinstance(state, KuhNahState)
+        me = seat if seat is not None else 0
+        phase = state.phase
+        idx = [phase_at[phase], 3 + n, 4 + n]
+        vals = [1.0, len(state.deck) / cards, len(state.removed) / cards]
+        cur = state.current_player()
+        if cur >= 0:
+            idx.append(3 + (cur - me) % n)
+            vals.append(1.0)
+        shown = open_jade or phase == OVER
+        jade = state.jade
+        at = 5 + n
+        for k in range(n):
+            p = (me + k) % n
+            if shown or p == seat:
+                idx.append(at)
+                vals.append(jade[p] / jade_scale)
+            else:  # hidden from this seat: only the "hidden" bit
+                idx.append(at + 1)
+                vals.append(1.0)
+            at += 2
+        halves = state.wild_halves
+        quarry = state.quarry
+        placing = phase == PLACE
+        for slot, c in ((0, quarry[0]), (1, quarry[1]), (2, quarry[state.taken] if placing else -1)):
+            if c < 0 or (placing and slot == state.taken):
+                continue
+            at = quarry_at + slot * features
+            wl, wr = by_symbol[c]
+            wl = wl or c * 2 + LEFT in halves
+            wr = wr or c * 2 + RIGHT in halves
+            idx += (at, at + 1, at + 2 + (wild if wl else left[c]), at + right_at + (wild if wr else right[c]))
+            vals += (1.0, game.value[c] / top, 1.0, 1.0)
+            if slot < 2:  # a Quarry card's jade (the taken card shows none)
+                idx.append(at + features - 1)
+                vals.append(state.quarry_jade[slot] / jade_scale)
+        at = pyramids_at
+        cells, base_left = state.cells, state.base_left
+        for k in range(n):
+            p = (me + k) % n
+            left0 = base_left[p]
+            for key, c in cells[p].items():
+                row, col = _row_col(key)
+                i = at + grid[(row + 1, col - left0 + 1)]
+                wl, wr = by_symbol[c]
+                idx += (i, i + 1, i + 2, i + 3)
+                vals += (
+                    1.0,
+                    value[c],
+                    scaled[wild if wl or c * 2 + LEFT in halves else left[c]],
+                    scaled[wild if wr or c * 2 + RIGHT in halves else right[c]],
                 )
             at += block
         out[idx] = vals
