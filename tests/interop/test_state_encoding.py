@@ -25,7 +25,7 @@ from ziggurat.interop.encoding import encode_array, encode_state, encode_state_i
 GAMES = STATE_GAMES = sorted(gid for gid in game_ids() if get_game(gid).state_tensor_writer is not None)
 STATE_CASES = [(gid, n) for gid, n in CASES if gid in STATE_GAMES]
 # games whose views hide something from some seat (a resample must redraw it at least once)
-HIDING = {"kuhnah", "kukulkan"}
+HIDING = {"kuhnah", "kukulkan", "lucent"}
 # games whose every seat sees the same (nothing to redraw)
 OPEN = {"pyramix"}
 
@@ -90,7 +90,7 @@ def _check_equal(game: Game, seed: int) -> None:
 
 
 def test_the_games_with_a_state_writer() -> None:
-    assert {"kuhnah", "pyramix", "kukulkan"} <= set(STATE_GAMES)
+    assert {"kuhnah", "pyramix", "lucent", "kukulkan"} <= set(STATE_GAMES)
     assert set(STATE_GAMES) <= HIDING | OPEN  # every state writer is covered by a leak check below
 
 
@@ -207,3 +207,32 @@ def test_kuhnah_the_order_of_the_deck_and_the_removed_cards_never_reach_the_enco
             assert encode_state(game, changed, p).tolist() == encode_state(game, state, p).tolist()
         swapped += 1
     assert swapped
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_lucent_another_players_hand_never_reaches_the_encoding(players: int) -> None:
+    game = make_game("lucent", players)
+    checked = 0
+    for state in _states(game, 7)[4::6]:
+        for p in range(players):
+            before = encode_state(game, state, p).tolist()
+            for q in range(players):
+                hand = list(state.hands[q])  # type: ignore[attr-defined]
+                if sum(hand) == 0 or len([c for c in hand if c]) == len(hand):
+                    continue
+                # move one card of q's hand to a kind q has none of: the same size, another hand
+                src = next(i for i, c in enumerate(hand) if c)
+                dst = next(i for i, c in enumerate(hand) if not c)
+                hand[src] -= 1
+                hand[dst] += 1
+                changed = state.clone()
+                changed.hands = [list(h) for h in changed.hands]  # type: ignore[attr-defined]
+                changed.hands[q] = hand  # type: ignore[attr-defined]
+                after = encode_state(game, changed, p).tolist()
+                assert after == encode_array(game, changed.view(p)).tolist()
+                if q == p:
+                    assert after != before  # the seat's own hand is in its encoding: the check can fail
+                else:
+                    assert after == before, f"seat {p} sees seat {q}'s hand"
+                checked += 1
+    assert checked

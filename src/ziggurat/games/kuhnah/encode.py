@@ -208,6 +208,7 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
     left, right = game.left_symbol, game.right_symbol
     by_symbol = game.wild_by_symbol
     open_jade = game.open_jade
+    blocks: dict[tuple[Any, ...], np.ndarray] = {}
 
     def write(state: State, seat: int | None, out: np.ndarray) -> None:
         assert isinstance(state, KuhNahState)
@@ -246,23 +247,38 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
             if slot < 2:  # a Quarry card's jade (the taken card shows none)
                 idx.append(at + features - 1)
                 vals.append(state.quarry_jade[slot] / jade_scale)
+        out[idx] = vals
         at = pyramids_at
         cells, base_left = state.cells, state.base_left
+        wild_key = tuple(sorted(halves)) if halves else ()
         for k in range(n):
             p = (me + k) % n
-            left0 = base_left[p]
-            for key, c in cells[p].items():
-                row, col = _row_col(key)
-                i = at + grid[(row + 1, col - left0 + 1)]
-                wl, wr = by_symbol[c]
-                idx += (i, i + 1, i + 2, i + 3)
-                vals += (
-                    1.0,
-                    value[c],
-                    scaled[wild if wl or c * 2 + LEFT in halves else left[c]],
-                    scaled[wild if wr or c * 2 + RIGHT in halves else right[c]],
-                )
+            key = (tuple(cells[p].items()), base_left[p], wild_key)
+            rows = blocks.get(key)
+            if rows is None:
+                if len(blocks) >= 2048:
+                    blocks.clear()
+                rows = blocks[key] = pyramid_block(key[0], base_left[p], halves)
+            out[at : at + block] = rows
             at += block
-        out[idx] = vals
+
+    def pyramid_block(items: tuple[tuple[int, int], ...], left0: int, halves: set[int]) -> np.ndarray:
+        """One pyramid's cells (kept per distinct pyramid: it changes only when its owner places a card)."""
+        rows = np.zeros(block, np.float32)
+        idx: list[int] = []
+        vals: list[float] = []
+        for key, c in items:
+            row, col = _row_col(key)
+            i = grid[(row + 1, col - left0 + 1)]
+            wl, wr = by_symbol[c]
+            idx += (i, i + 1, i + 2, i + 3)
+            vals += (
+                1.0,
+                value[c],
+                scaled[wild if wl or c * 2 + LEFT in halves else left[c]],
+                scaled[wild if wr or c * 2 + RIGHT in halves else right[c]],
+            )
+        rows[idx] = vals
+        return rows
 
     return write

@@ -2,7 +2,7 @@
 
 from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
-from ziggurat.games.lucent.encode import tensor, tensor_size, tensor_writer
+from ziggurat.games.lucent.encode import state_tensor_writer, tensor, tensor_size, tensor_writer
 from ziggurat.games.lucent.heuristic import heuristic, value
 from ziggurat.games.lucent.render import render
 from ziggurat.games.lucent.rules import SPEC, LucentGame, LucentState
@@ -48,6 +48,7 @@ ENTRY = GameEntry(
     tensor=tensor,
     tensor_size=tensor_size,
     tensor_writer=tensor_writer,
+    state_tensor_writer=state_tensor_writer,
     value=value,
     board=board,
     kernel=load_kernel,

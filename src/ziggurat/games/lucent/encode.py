@@ -17,8 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from ziggurat.core.game import Game
-from ziggurat.games.lucent.rules import NUM_SLOTS, slot_id
+from ziggurat.core.game import Game, State
+from ziggurat.games.lucent.rules import (
+    _PHASE_NAMES,
+    NUM_SLOTS,
+    PLAY,
+    ROWS,
+    SLOT_POS,
+    SLOT_ROW,
+    WIDTH,
+    LucentGame,
+    LucentState,
+    slot_id,
+)
 
 
 def tensor_size(game: Game) -> int:
@@ -149,5 +160,86 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
                 idx.append(variants_at + i)
                 vals.append(1.0)
         out[idx] = vals
+
+    return write
+
+
+def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray], None]:
+    """:func:`tensor` of ``state.view(seat)``, written from the state without building the view.
+
+    It reads what the view shows and nothing else: the seat's own hand (no
+    other hand, only every hand's size), who is out, who placed last, the
+    pyramid, the open slots (the same for every seat), how many cards are left
+    to deal or were removed (never which), the phase and the variants. The
+    values are those of :func:`tensor_writer`.
+    """
+    assert isinstance(game, LucentGame)
+    n = game.num_players
+    kinds = list(game.kinds)
+    k = len(kinds)
+    first: dict[str, int] = {}
+    for i, kind in enumerate(kinds):
+        first.setdefault(kind, i)
+    column = [first[kind] for kind in kinds]  # a kind's place in a one-hot (the view's kinds.index)
+    hand_at = 2 * n
+    sizes_at = hand_at + k
+    out_at = sizes_at + n
+    last_at = out_at + n
+    pyramid_at = last_at + n
+    open_at = pyramid_at + NUM_SLOTS * k
+    deck_at = open_at + NUM_SLOTS * k
+    phase_at = {i: deck_at + 2 + _PHASES.index(name) for i, name in enumerate(_PHASE_NAMES) if name in _PHASES}
+    variants_at = deck_at + 5
+    variants = [game.wildcards, game.geomancers, game.geo_focus, game.points]
+    slots = [slot_id(r, j) for r in range(ROWS) for j in range(WIDTH - r)]  # the view's rows, in order
+    cells = np.array(slots, dtype=np.intp) * k + pyramid_at
+    columns = np.array(column, dtype=np.intp)
+    slot_of = {s: slot_id(SLOT_ROW[s], SLOT_POS[s]) * k for s in range(NUM_SLOTS)}
+
+    def write(state: State, seat: int | None, out: np.ndarray) -> None:
+        assert isinstance(state, LucentState)
+        idx: list[int] = []
+        vals: list[float] = []
+        if seat is not None and 0 <= seat < n:
+            idx.append(seat)
+            vals.append(1.0)
+            for kind, count in enumerate(state.hands[seat]):  # the seat's own hand only
+                if count:
+                    idx.append(hand_at + column[kind])
+                    vals.append(min(1.0, count / 10.0))
+        cur = state.current_player()
+        if 0 <= cur < n:
+            idx.append(n + cur)
+            vals.append(1.0)
+        for p, size in enumerate(state.sizes):
+            idx.append(sizes_at + p)
+            vals.append(min(1.0, size / 25.0))
+        for p, o in enumerate(state.out):
+            if o:
+                idx.append(out_at + p)
+                vals.append(1.0)
+        if state.last_placer >= 0:
+            idx.append(last_at + state.last_placer)
+            vals.append(1.0)
+        if state.phase == PLAY:
+            for s, mask in state.open_slots():
+                at = open_at + slot_of[s]
+                for kind in range(k):
+                    if mask >> kind & 1:
+                        idx.append(at + column[kind])
+                        vals.append(1.0)
+        idx += (deck_at, deck_at + 1)
+        vals += (min(1.0, len(state.deck) / 50.0), min(1.0, len(state.removed) / 5.0))
+        if state.phase in phase_at:
+            idx.append(phase_at[state.phase])
+            vals.append(1.0)
+        for i, on in enumerate(variants):
+            if on:
+                idx.append(variants_at + i)
+                vals.append(1.0)
+        out[idx] = vals
+        pyramid = np.array([state.pyramid[s] for s in slots], dtype=np.intp)
+        filled = pyramid >= 0
+        out[cells[filled] + columns[pyramid[filled]]] = 1.0
 
     return write
