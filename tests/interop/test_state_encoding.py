@@ -25,7 +25,7 @@ from ziggurat.interop.encoding import encode_array, encode_state, encode_state_i
 GAMES = STATE_GAMES = sorted(gid for gid in game_ids() if get_game(gid).state_tensor_writer is not None)
 STATE_CASES = [(gid, n) for gid, n in CASES if gid in STATE_GAMES]
 # games whose views hide something from some seat (a resample must redraw it at least once)
-HIDING = {"kuhnah", "kukulkan", "lucent"}
+HIDING = {"kuhnah", "kukulkan", "lucent", "nakum"}
 # games whose every seat sees the same (nothing to redraw)
 OPEN = {"pyramix"}
 
@@ -90,7 +90,7 @@ def _check_equal(game: Game, seed: int) -> None:
 
 
 def test_the_games_with_a_state_writer() -> None:
-    assert {"kuhnah", "pyramix", "lucent", "kukulkan"} <= set(STATE_GAMES)
+    assert set(STATE_GAMES) == set(game_ids())  # every game has one
     assert set(STATE_GAMES) <= HIDING | OPEN  # every state writer is covered by a leak check below
 
 
@@ -234,5 +234,31 @@ def test_lucent_another_players_hand_never_reaches_the_encoding(players: int) ->
                     assert after != before  # the seat's own hand is in its encoding: the check can fail
                 else:
                     assert after == before, f"seat {p} sees seat {q}'s hand"
+                checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_nakum_another_players_heritage_cards_and_the_decks_never_reach_the_encoding(players: int) -> None:
+    game = make_game("nakum", players)
+    checked = 0
+    for state in _states(game, 9)[6::11]:
+        unseen = list(state.box)  # type: ignore[attr-defined]
+        for p in range(players):
+            before = encode_state(game, state, p).tolist()
+            for q in range(players):
+                if not state.hands[q] or not unseen:  # type: ignore[attr-defined]
+                    continue
+                changed = state.clone()
+                changed.hands = [list(h) for h in changed.hands]  # type: ignore[attr-defined]
+                changed.hands[q][0] = unseen[0]  # another card, the same count  # type: ignore[attr-defined]
+                changed.market_deck = list(reversed(changed.market_deck))  # type: ignore[attr-defined]
+                changed.offer_deck = list(reversed(changed.offer_deck))  # type: ignore[attr-defined]
+                after = encode_state(game, changed, p).tolist()
+                assert after == encode_array(game, changed.view(p)).tolist()
+                if q == p:
+                    assert after != before  # the seat's own hand is in its encoding: the check can fail
+                else:
+                    assert after == before, f"seat {p} sees seat {q}'s heritage hand or a deck's order"
                 checked += 1
     assert checked

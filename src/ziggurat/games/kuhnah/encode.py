@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ziggurat.core.game import Game, State
+from ziggurat.core.tensor import indices
 from ziggurat.games.kuhnah.rules import _PHASE_NAMES, LEFT, OVER, PLACE, RIGHT, KuhNahGame, KuhNahState, _row_col
 
 CELL_FEATURES = 4
@@ -175,7 +176,7 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
                     scaled[wild if wr else symbol[card["right"]]],
                 )
             at += block
-        out[idx] = vals
+        out[indices(idx)] = vals
 
     return write
 
@@ -247,7 +248,7 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
             if slot < 2:  # a Quarry card's jade (the taken card shows none)
                 idx.append(at + features - 1)
                 vals.append(state.quarry_jade[slot] / jade_scale)
-        out[idx] = vals
+        out[indices(idx)] = vals
         at = pyramids_at
         cells, base_left = state.cells, state.base_left
         wild_key = tuple(sorted(halves)) if halves else ()
@@ -278,7 +279,7 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
                 scaled[wild if wl or c * 2 + LEFT in halves else left[c]],
                 scaled[wild if wr or c * 2 + RIGHT in halves else right[c]],
             )
-        rows[idx] = vals
+        rows[indices(idx)] = vals
         return rows
 
     return write

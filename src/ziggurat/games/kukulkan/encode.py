@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ziggurat.core.game import Game, State
+from ziggurat.core.tensor import indices
 from ziggurat.games.kukulkan.rules import _BONUS_NAMES, _USED_NAMES, BASE, CHOOSE, KukulkanGame, KukulkanState
 
 _HELPS = ("same-value", "plus-one", "super-six")
@@ -169,7 +170,7 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
             for s in choice["trail"]:
                 idx.append(trail_at + s)
                 vals.append(1.0)
-        out[idx] = vals
+        out[indices(idx)] = vals
 
     return write
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ziggurat.core.game import Game, State
+from ziggurat.core.tensor import indices
 from ziggurat.games.lucent.rules import (
     _PHASE_NAMES,
     NUM_SLOTS,
@@ -159,7 +160,7 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
             if variants[v]:
                 idx.append(variants_at + i)
                 vals.append(1.0)
-        out[idx] = vals
+        out[indices(idx)] = vals
 
     return write
 
@@ -237,7 +238,7 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
             if on:
                 idx.append(variants_at + i)
                 vals.append(1.0)
-        out[idx] = vals
+        out[indices(idx)] = vals
         pyramid = np.array([state.pyramid[s] for s in slots], dtype=np.intp)
         filled = pyramid >= 0
         out[cells[filled] + columns[pyramid[filled]]] = 1.0

@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ziggurat.core.game import Game
+from ziggurat.core.game import SIMULTANEOUS, Game, State
+from ziggurat.core.tensor import indices
 from ziggurat.games.nakum.content import MAX_BASICS, MAX_OPTIONS, NUM_TILES
-from ziggurat.games.nakum.rules import PHASE_NAMES, NakumGame
+from ziggurat.games.nakum.rules import FAVOURS, PHASE_NAMES, NakumGame, NakumState
 
 P = 4
 
@@ -281,7 +282,145 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
         if viewer is not None:
             for h in infos[viewer].get("heritage_hand", []):
                 ones.append(hand_at + heritage_index[h["id"]])
-        out[ones] = 1.0
-        out[idx] = vals
+        out[indices(ones)] = 1.0
+        out[indices(idx)] = vals
+
+    return write
+
+
+def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray], None]:
+    """:func:`tensor` of ``state.view(seat)``, written from the state without building the view.
+
+    It reads what the view shows and nothing else: the board, the market and
+    the offerings on display, the decks' sizes (never their order), every
+    player's public counts, cards and offerings, how many heritage cards each
+    holds (the chosen one included, never which), and the heritage hand of
+    ``seat`` alone. The values are those of :func:`tensor_writer`.
+    """
+    assert isinstance(game, NakumGame)
+    c = game.content
+    nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
+    market_index = {m.id: i for i, m in enumerate(c.market)}
+    offer_index = {o.id: i for i, o in enumerate(c.offerings)}
+    heritage_index = {h.id: i for i, h in enumerate(c.heritage)}
+    market_col = [market_index[m.id] for m in c.market]  # a card's flag, as the view's ids find it
+    offer_col = [offer_index[o.id] for o in c.offerings]
+    heritage_col = [heritage_index[h.id] for h in c.heritage]
+    tile_col = [game.tile_index[t.key] for t in c.tiles]
+    phase_index = {name: i for i, name in reversed(list(enumerate(PHASE_NAMES)))}
+    phase_col = [phase_index[name] for name in PHASE_NAMES]
+    n = game.num_players
+    seats = range(min(n, P))
+    round_at = len(PHASE_NAMES)
+    viewer_at = round_at + 1
+    to_move_at = viewer_at + P
+    start_at = to_move_at + P
+    end_at = start_at + P
+    positions_at = end_at + 1
+    position = 1 + P + NUM_TILES
+    tiles_at = positions_at + NUM_TILES * position
+    tile_width = MAX_BASICS * P + P + 1 + MAX_OPTIONS
+    pyramid_at = tiles_at + NUM_TILES * tile_width
+    pituk_at = pyramid_at + P
+    used_at = pituk_at + P
+    start_space_at = used_at + 2
+    grow_at = start_space_at + P
+    market_at = grow_at + P
+    offers_at = market_at + nm
+    decks_at = offers_at + no
+    players_at = decks_at + 2
+    per_player = 9 + no + nm + nh
+    hand_at = players_at + P * per_player
+    market_scale = max(1, nm)
+    offer_scale = max(1, no)
+    maize, skins, masks = game.limits
+    favours = len(FAVOURS)
+    tile_basics, camp_space = game.tile_basics, game.camp_space
+    camp_options = [len(t.camp) for t in c.tiles]
+    bits = [[q for q in range(n) if mask >> q & 1] for mask in range(1 << n)]  # who sits on a space
+
+    def write(state: State, seat: int | None, out: np.ndarray) -> None:
+        assert isinstance(state, NakumState)
+        ones: list[int] = []
+        occ = state._occ
+        ones.append(phase_col[state.phase])
+        if seat is not None and 0 <= seat < P:
+            ones.append(viewer_at + seat)
+        cur = state.current_player()
+        if cur == SIMULTANEOUS:
+            ones += [to_move_at + q for q in state.players_to_move()]
+        elif 0 <= cur < P:
+            ones.append(to_move_at + cur)
+        if 0 <= state.start < P:
+            ones.append(start_at + state.start)
+        if state.end_triggered:
+            ones.append(end_at)
+        at = positions_at
+        layout, explorer = state._layout, state._explorer
+        shown: list[tuple[int, int]] = []  # (the tile's column, its content index)
+        for pos in range(NUM_TILES):
+            t = layout[pos]
+            if t < 0:
+                ones.append(at)
+                if 0 <= explorer[pos] < P:
+                    ones.append(at + 1 + explorer[pos])
+            else:
+                col = tile_col[t]
+                if 0 <= col < NUM_TILES:
+                    ones.append(at + 1 + P + col)
+                    shown.append((col, t))
+            at += position
+        cubes = state._cubes
+        for col, t in dict(shown).items():  # the last position of a tile, as the view's by_tile keeps it
+            at = tiles_at + col * tile_width
+            for j, s in enumerate(tile_basics[t][:MAX_BASICS]):
+                ones += [at + j * P + q for q in bits[occ[s]]]
+            active = any(occ[s] for s in tile_basics[t])
+            at += MAX_BASICS * P
+            ones += [at + q for q in bits[occ[camp_space[t]]]]
+            if active:
+                ones.append(at + P)
+            ones += [at + P + 1 + k for k in range(camp_options[t]) if cubes[t] >> k & 1]
+        ones += [pituk_at + q for q in bits[occ[game.pituk_space]]]
+        ones += [used_at + f for f in range(favours) if state.favours >> f & 1]
+        ones += [start_space_at + q for q in bits[occ[game.start_space]]]
+        ones += [grow_at + q for q in bits[occ[game.grow_space]]]
+        ones += [market_at + market_col[x] for x in state._market]
+        ones += [offers_at + offer_col[x] for x in state._offers]
+        idx = [round_at, decks_at, decks_at + 1]
+        vals = [
+            state.round / max(1, game.max_rounds),
+            len(state.market_deck) / market_scale,
+            len(state.offer_deck) / offer_scale,
+        ]
+        idx += range(pyramid_at, pyramid_at + len(state.pyramid))
+        vals += [w / 4 for w in state.pyramid]
+        res, hands, choice = state.res, state.hands, state.choice
+        at = players_at
+        for p in seats:
+            b = 3 * p
+            idx += range(at, at + 9)
+            vals += (
+                res[b] / maize,
+                res[b + 1] / skins,
+                res[b + 2] / masks,
+                min(1.0, state.tokens[p] / 60),
+                state.workers[p] / 4,
+                state.hand[p] / 4,
+                state.reserve[p] / 4,
+                state.sacrificed[p] / 4,
+                min(1.0, (len(hands[p]) + (1 if choice[p] >= 0 else 0)) / 6),  # how many, never which
+            )
+            flags = at + 9
+            ones += [flags + offer_col[x] for x in state.made[p]]
+            flags += no
+            ones += [flags + market_col[x] for x in state.bought[p]]
+            flags += nm
+            ones += [flags + heritage_col[x] for x in state.played[p]]
+            at += per_player
+        if seat is not None:  # the seat's own heritage hand, no one else's
+            ones += [hand_at + heritage_col[x] for x in hands[seat]]
+        out[indices(ones)] = 1.0
+        out[indices(idx)] = vals
 
     return write

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ziggurat.core.game import TERMINAL, Game, State
+from ziggurat.core.tensor import indices
 from ziggurat.games.pyramix.geometry import NUM_POSITIONS
 from ziggurat.games.pyramix.rules import PyramixGame, PyramixState
 
@@ -110,7 +111,7 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
         if view["phase"] in phase_at:
             idx.append(phase_at[view["phase"]])
             vals.append(1.0)
-        out[idx] = [1.0] * ones + vals
+        out[indices(idx)] = [1.0] * ones + vals
 
     return write
 
