@@ -193,8 +193,8 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
     variants_at = deck_at + 5
     variants = [game.wildcards, game.geomancers, game.geo_focus, game.points]
     slots = [slot_id(r, j) for r in range(ROWS) for j in range(WIDTH - r)]  # the view's rows, in order
-    cells = np.array(slots, dtype=np.intp) * k + pyramid_at
-    columns = np.array(column, dtype=np.intp)
+    cells = [(s, pyramid_at + s * k) for s in slots]  # each slot and where its one-hot starts
+    kinds_of: dict[int, list[int]] = {}  # an open slot's mask of kinds -> their one-hot places
     slot_of = {s: slot_id(SLOT_ROW[s], SLOT_POS[s]) * k for s in range(NUM_SLOTS)}
 
     def write(state: State, seat: int | None, out: np.ndarray) -> None:
@@ -225,10 +225,11 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
         if state.phase == PLAY:
             for s, mask in state.open_slots():
                 at = open_at + slot_of[s]
-                for kind in range(k):
-                    if mask >> kind & 1:
-                        idx.append(at + column[kind])
-                        vals.append(1.0)
+                places = kinds_of.get(mask)
+                if places is None:
+                    places = kinds_of[mask] = [column[kind] for kind in range(k) if mask >> kind & 1]
+                idx += [at + c for c in places]
+                vals += [1.0] * len(places)
         idx += (deck_at, deck_at + 1)
         vals += (min(1.0, len(state.deck) / 50.0), min(1.0, len(state.removed) / 5.0))
         if state.phase in phase_at:
@@ -238,9 +239,12 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
             if on:
                 idx.append(variants_at + i)
                 vals.append(1.0)
+        pyramid = state.pyramid
+        for s, at in cells:
+            kind = pyramid[s]
+            if kind >= 0:
+                idx.append(at + column[kind])
+                vals.append(1.0)
         out[indices(idx)] = vals
-        pyramid = np.array([state.pyramid[s] for s in slots], dtype=np.intp)
-        filled = pyramid >= 0
-        out[cells[filled] + columns[pyramid[filled]]] = 1.0
 
     return write
