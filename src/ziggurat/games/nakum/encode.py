@@ -338,6 +338,8 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
     tile_basics, camp_space = game.tile_basics, game.camp_space
     camp_options = [len(t.camp) for t in c.tiles]
     bits = [[q for q in range(n) if mask >> q & 1] for mask in range(1 << n)]  # who sits on a space
+    basic_at = [[(j * P, s) for j, s in enumerate(spaces[:MAX_BASICS])] for spaces in tile_basics]
+    more_basics = [spaces[MAX_BASICS:] for spaces in tile_basics]  # beyond the encoded ones: only "active"
 
     def write(state: State, seat: int | None, out: np.ndarray) -> None:
         assert isinstance(state, NakumState)
@@ -373,14 +375,25 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
         cubes = state._cubes
         for col, t in dict(shown).items():  # the last position of a tile, as the view's by_tile keeps it
             at = tiles_at + col * tile_width
-            for j, s in enumerate(tile_basics[t][:MAX_BASICS]):
-                ones += [at + j * P + q for q in bits[occ[s]]]
-            active = any(occ[s] for s in tile_basics[t])
+            active = False  # a worker on any basic space of the tile
+            for off, s in basic_at[t]:
+                o = occ[s]
+                if o:
+                    active = True
+                    for q in bits[o]:
+                        ones.append(at + off + q)
+            for s in more_basics[t]:
+                active = active or occ[s] != 0
             at += MAX_BASICS * P
-            ones += [at + q for q in bits[occ[camp_space[t]]]]
+            for q in bits[occ[camp_space[t]]]:
+                ones.append(at + q)
             if active:
                 ones.append(at + P)
-            ones += [at + P + 1 + k for k in range(camp_options[t]) if cubes[t] >> k & 1]
+            covered = cubes[t]
+            if covered:
+                for k in range(camp_options[t]):
+                    if covered >> k & 1:
+                        ones.append(at + P + 1 + k)
         ones += [pituk_at + q for q in bits[occ[game.pituk_space]]]
         ones += [used_at + f for f in range(favours) if state.favours >> f & 1]
         ones += [start_space_at + q for q in bits[occ[game.start_space]]]
@@ -412,11 +425,14 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
                 min(1.0, (len(hands[p]) + (1 if choice[p] >= 0 else 0)) / 6),  # how many, never which
             )
             flags = at + 9
-            ones += [flags + offer_col[x] for x in state.made[p]]
+            for x in state.made[p]:
+                ones.append(flags + offer_col[x])
             flags += no
-            ones += [flags + market_col[x] for x in state.bought[p]]
+            for x in state.bought[p]:
+                ones.append(flags + market_col[x])
             flags += nm
-            ones += [flags + heritage_col[x] for x in state.played[p]]
+            for x in state.played[p]:
+                ones.append(flags + heritage_col[x])
             at += per_player
         if seat is not None:  # the seat's own heritage hand, no one else's
             ones += [hand_at + heritage_col[x] for x in hands[seat]]
