@@ -20,6 +20,7 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ziggurat.core import (
@@ -142,6 +143,10 @@ def _check_views(state: State, rng: random.Random) -> None:
             vec = entry.tensor(state.game, view)
             assert len(vec) == entry.tensor_size(state.game), "every tensor of a game has the same length"
             assert all(0.0 <= x <= 1.0 for x in vec), "tensor values lie in [0, 1] (the adapters' Box bounds)"
+            if entry.tensor_writer is not None:
+                out = np.zeros(len(vec), np.float32)
+                entry.tensor_writer(state.game)(view, out)
+                assert out.tolist() == np.asarray(vec, np.float32).tolist(), "the tensor writer writes the tensor"
     assert json.loads(json.dumps(views[None])) == views[None], "views must survive JSON unchanged"
     for p in range(state.num_players):
         before = _snapshot(state)

@@ -12,6 +12,7 @@ import contextlib
 import json
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from tests.fuzz.mutate import damaged
 from tests.fuzz.positions import GAMES, positions
 from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, State, ZigguratError
-from ziggurat.interop.encoding import encode_view, tensor_size, value_bounds
+from ziggurat.interop.encoding import encode_array, encode_state, encode_view, tensor_size, value_bounds
 
 
 def play_on(state: State, seed: int, steps: int = 80) -> None:
@@ -37,6 +38,10 @@ def play_on(state: State, seed: int, steps: int = 80) -> None:
             json.dumps(view)
             tensor = encode_view(state.game, view)
             assert len(tensor) == size and all(low <= x <= high for x in tensor), f"the tensor of view {p}"
+            # the adapters' fast paths (the writers, from the view and from the state) give the same values
+            expected = np.asarray(tensor, np.float32).tolist()
+            assert encode_array(state.game, view).tolist() == expected, f"the view writer of view {p}"
+            assert encode_state(state.game, state, p).tolist() == expected, f"the state writer of view {p}"
         state.game.state_from_json(json.dumps(state.to_json()))
         GameRecord.from_state(state, seed=None)
         str(state)

@@ -5,7 +5,7 @@ holds a small multilayer perceptron — the actor of a trained agent, see
 ``examples/train_kuhnah.py`` — and what it was trained for: the game, the number
 of players and the options (its ``meta``). The bot encodes what its seat sees,
 ``state.view(seat)``, exactly as the adapters and :class:`~ziggurat.fast.VectorGame`
-do (:func:`~ziggurat.interop.encoding.encode_view`), runs the network with
+do (:func:`~ziggurat.interop.encoding.encode_array`), runs the network with
 ``torch`` and plays the legal action of highest score (``sample=true``: draws
 one from the masked softmax with its seeded stream). It never reads the full
 state and never picks an illegal action.
@@ -249,10 +249,10 @@ class LearnedBot(Bot):
 
     def scores(self, state: State) -> np.ndarray:
         """The network's score of every action id from this seat's view (float32, illegal ones included)."""
-        from ziggurat.interop.encoding import encode_view
+        from ziggurat.interop.encoding import encode_array
 
         torch = self._torch
-        x = torch.tensor(encode_view(self.game, state.view(self.player)), dtype=torch.float32)
+        x = torch.from_numpy(encode_array(self.game, state.view(self.player)))  # float32, the game's fast writer
         with torch.no_grad():
             for i, (w, b) in enumerate(self._layers):
                 x = torch.nn.functional.linear(x, w, b)

@@ -26,6 +26,8 @@ from ziggurat.core.errors import UnknownBotError, UnknownGameError
 if TYPE_CHECKING:
     import random
 
+    import numpy as np
+
     from ziggurat.core.bot import Bot
     from ziggurat.core.game import Game, State
     from ziggurat.core.i18n import Translator
@@ -49,6 +51,8 @@ class BoardDrawer(Protocol):
 
 
 Evaluator = Callable[["State", int], float]
+TensorWriter = Callable[[Mapping[str, Any], "np.ndarray"], None]
+StateTensorWriter = Callable[["State", "int | None", "np.ndarray"], None]
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,20 @@ class GameEntry:
     the ``greedy`` bot. ``rules`` is a one-screen summary for ``ziggurat rules``.
     ``tensor(game, view)`` encodes a player's view as a flat list of floats in
     [0, 1] of length ``tensor_size(game)`` (the same for every view of that
-    game), for learning and for OpenSpiel's observation tensors.
+    game), for learning and for OpenSpiel's observation tensors; it is the
+    readable reference of the encoding. ``tensor_writer(game)`` (optional, the
+    fast path every adapter takes when it is there) returns ``write(view, out)``,
+    which writes the same values into ``out``, a float32 NumPy vector of
+    ``tensor_size(game)`` zeros (it sets only what is not zero); its tables are
+    built once per game object. Its values must equal ``tensor``'s converted to
+    float32, for every view (the conformance and interop tests check it).
+    ``state_tensor_writer(game)`` (optional, faster still) returns
+    ``write(state, seat, out)``, which writes ``tensor(game, state.view(seat))``
+    into such a buffer straight from the state, without building the view. It
+    must read only what ``view(seat)`` shows: the interop tests compare it with
+    the view's encoding at every step of random games for every seat, and check
+    that redrawing what the seat can't see (``state.resample(seat, rng)``)
+    leaves it unchanged.
     ``value(state, player)`` is how the game stands for ``player`` in the
     game's own points: their final score once the game is over, an estimate of
     it before (points so far plus what their position is worth). Search bots
@@ -93,6 +110,8 @@ class GameEntry:
     heuristic: Heuristic | None = None
     tensor: Callable[[Game, Mapping[str, Any]], list[float]] | None = None
     tensor_size: Callable[[Game], int] | None = None
+    tensor_writer: Callable[[Game], TensorWriter] | None = None
+    state_tensor_writer: Callable[[Game], StateTensorWriter] | None = None
     value: Evaluator | None = None
     search: Mapping[str, Any] = field(default_factory=dict)
     heuristic_needs_determinisation: bool = True

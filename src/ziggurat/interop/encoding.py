@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ziggurat.core.errors import ConfigError, ParseActionError
-from ziggurat.core.game import Game
+from ziggurat.core.game import Game, State
 from ziggurat.core.registry import get_game
 
 GENERIC_TENSOR_SIZE = 512
@@ -64,15 +64,99 @@ def encode_view(game: Game, view: Mapping[str, Any]) -> list[float]:
     return generic_encoding(view)
 
 
-# One encoder per game object: the hook and the size looked up once, not at every observation.
-_encoders: weakref.WeakKeyDictionary[Game, Callable[[Mapping[str, Any]], np.ndarray]] = weakref.WeakKeyDictionary()
+class _Encoder:
+    """One game object's encoding: the hook, the size and the writer's tables looked up once."""
+
+    __slots__ = ("array", "into", "size", "state_array", "state_into")
+    size: int
+    array: Callable[[Mapping[str, Any]], np.ndarray]
+    into: Callable[[Mapping[str, Any], np.ndarray], None]
+    state_array: Callable[[State, int | None], np.ndarray]
+    state_into: Callable[[State, int | None, np.ndarray], None]
+
+    def __init__(self, game: Game) -> None:
+        entry = get_game(game.spec.id)
+        hook = entry.tensor
+        gid = game.spec.id
+        if hook is None or entry.tensor_size is None:
+            self.size = GENERIC_TENSOR_SIZE
+            self.array = lambda view: np.array(generic_encoding(view), dtype=np.float32)
+            self.into = self._copy_into
+            self._from_views()
+            return
+        size = self.size = int(entry.tensor_size(game))
+        if entry.tensor_writer is not None:
+            write = entry.tensor_writer(game)
+            zeros = np.zeros
+            float32 = np.float32
+
+            def array(view: Mapping[str, Any]) -> np.ndarray:
+                out = zeros(size, float32)
+                write(view, out)
+                return out
+
+            def into(view: Mapping[str, Any], out: np.ndarray) -> None:
+                out.fill(0.0)
+                write(view, out)
+
+            self.array, self.into = array, into
+            if entry.state_tensor_writer is None:
+                self._from_views()
+                return
+            write_state = entry.state_tensor_writer(game)
+
+            def state_array(state: State, seat: int | None) -> np.ndarray:
+                out = zeros(size, float32)
+                write_state(state, seat, out)
+                return out
+
+            def state_into(state: State, seat: int | None, out: np.ndarray) -> None:
+                out.fill(0.0)
+                write_state(state, seat, out)
+
+            self.state_array, self.state_into = state_array, state_into
+            return
+
+        def from_list(view: Mapping[str, Any]) -> np.ndarray:
+            out = np.array(hook(game, view), dtype=np.float32)
+            if out.shape != (size,):
+                raise ValueError(f"{gid}: tensor hook gave {out.size} values, tensor_size says {size}")
+            return out
+
+        self.array, self.into = from_list, self._copy_into
+        self._from_views()
+
+    def _copy_into(self, view: Mapping[str, Any], out: np.ndarray) -> None:
+        out[:] = self.array(view)
+
+    def _from_views(self) -> None:
+        """No state writer: a state is encoded through its view."""
+        array, into = self.array, self.into
+        self.state_array = lambda state, seat: array(state.view(seat))
+        self.state_into = lambda state, seat, out: into(state.view(seat), out)
+
+
+# One encoder per game object: the hook, the size and the writer's tables made once, not at every observation.
+_encoders: weakref.WeakKeyDictionary[Game, _Encoder] = weakref.WeakKeyDictionary()
+
+
+def _encoder(game: Game) -> _Encoder:
+    try:
+        encoder = _encoders.get(game)
+    except TypeError:  # a game object that can't be weakly referenced or hashed: no cache
+        return _Encoder(game)
+    if encoder is None:
+        encoder = _encoders[game] = _Encoder(game)
+    return encoder
 
 
 def encode_array(game: Game, view: Mapping[str, Any]) -> np.ndarray:
     """:func:`encode_view` as a new float32 NumPy array (what every adapter hands out).
 
-    The registry entry and the size are looked up once per game object; the
-    values are those of :func:`encode_view`, converted once.
+    The game's ``tensor_writer`` fills it when the game has one (the fast path),
+    else the list of its ``tensor`` hook (or the generic encoding) is converted;
+    either way the values are those of :func:`encode_view` as float32. The
+    registry entry, the size and the writer's tables are made once per game object.
 
     >>> from ziggurat.core.registry import make_game
     >>> game = make_game("kuhnah", 2)
@@ -80,30 +164,54 @@ def encode_array(game: Game, view: Mapping[str, Any]) -> np.ndarray:
     >>> encode_array(game, view).tolist() == encode_view(game, view)
     True
     """
-    try:
-        encoder = _encoders.get(game)
-    except TypeError:  # a game object that can't be weakly referenced or hashed: no cache
-        return _make_encoder(game)(view)
-    if encoder is None:
-        encoder = _encoders[game] = _make_encoder(game)
-    return encoder(view)
+    return _encoder(game).array(view)
 
 
-def _make_encoder(game: Game) -> Callable[[Mapping[str, Any]], np.ndarray]:
-    entry = get_game(game.spec.id)
-    hook = entry.tensor
-    if hook is None or entry.tensor_size is None:
-        return lambda view: np.array(generic_encoding(view), dtype=np.float32)
-    size = int(entry.tensor_size(game))
-    gid = game.spec.id
+def encode_into(game: Game, view: Mapping[str, Any], out: np.ndarray) -> None:
+    """Write :func:`encode_array` of ``view`` into ``out``, a float32 vector of ``tensor_size(game)``.
 
-    def encode(view: Mapping[str, Any]) -> np.ndarray:
-        out = np.array(hook(game, view), dtype=np.float32)
-        if out.shape != (size,):
-            raise ValueError(f"{gid}: tensor hook gave {out.size} values, tensor_size says {size}")
-        return out
+    With the game's ``tensor_writer`` no new array is made (OpenSpiel's observers fill theirs).
 
-    return encode
+    >>> from ziggurat.core.registry import make_game
+    >>> game = make_game("kuhnah", 2)
+    >>> view = game.new_initial_state().view(0)
+    >>> out = np.ones(tensor_size(game), np.float32)
+    >>> encode_into(game, view, out)
+    >>> out.tolist() == encode_view(game, view)
+    True
+    """
+    encoder = _encoder(game)
+    if out.shape != (encoder.size,) or out.dtype != np.float32:
+        raise ValueError(
+            f"{game.spec.id}: the buffer is {out.dtype} {out.shape}, the encoding float32 ({encoder.size},)"
+        )
+    encoder.into(view, out)
+
+
+def encode_state(game: Game, state: State, seat: int | None) -> np.ndarray:
+    """:func:`encode_array` of ``state.view(seat)`` (``None``: a spectator), a new float32 array.
+
+    Written straight from the state by the game's ``state_tensor_writer`` when
+    it has one (no view is built; it reads only what the view shows), else
+    through the view.
+
+    >>> from ziggurat.core.registry import make_game
+    >>> game = make_game("pyramix", 2)
+    >>> state = game.new_initial_state()
+    >>> encode_state(game, state, 0).tolist() == encode_view(game, state.view(0))
+    True
+    """
+    return _encoder(game).state_array(state, seat)
+
+
+def encode_state_into(game: Game, state: State, seat: int | None, out: np.ndarray) -> None:
+    """:func:`encode_state` written into ``out``, a float32 vector of ``tensor_size(game)``."""
+    encoder = _encoder(game)
+    if out.shape != (encoder.size,) or out.dtype != np.float32:
+        raise ValueError(
+            f"{game.spec.id}: the buffer is {out.dtype} {out.shape}, the encoding float32 ({encoder.size},)"
+        )
+    encoder.state_into(state, seat, out)
 
 
 def action_mask(legal: list[int], num_actions: int) -> np.ndarray:

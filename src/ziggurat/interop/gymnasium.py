@@ -43,7 +43,7 @@ from ziggurat.core.bot import Bot
 from ziggurat.core.game import Game, State
 from ziggurat.core.match import Match
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_array, tensor_size, value_bounds
+from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_state, tensor_size, value_bounds
 
 __all__ = ["ZigguratEnv"]
 
@@ -122,7 +122,7 @@ class ZigguratEnv(gym.Env[np.ndarray, np.int64]):
         return action_mask(self.state.legal_actions(self.seat), self.game.num_actions)
 
     def _obs(self) -> np.ndarray:
-        return encode_array(self.game, self.state.view(self.seat))
+        return encode_state(self.game, self.state, self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask()}

@@ -59,7 +59,7 @@ from ziggurat.core.game import CHANCE, SIMULTANEOUS, TERMINAL, Game
 from ziggurat.core.game import State as ZState
 from ziggurat.core.registry import game_ids, get_game
 from ziggurat.core.spec import GameSpec, OptionSpec
-from ziggurat.interop.encoding import encode_view, tensor_size
+from ziggurat.interop.encoding import encode_state_into, tensor_size
 
 PREFIX = "python_"
 
@@ -424,8 +424,7 @@ class ZigguratObserver:
 
     def set_from(self, state: ZigguratSpielState, player: int) -> None:
         """Fill ``tensor`` with ``state`` seen by ``player``."""
-        view = _view(state, None if self.public_only else player)
-        self.dict["view"][:] = encode_view(self.zgame, view)
+        encode_state_into(self.zgame, state.zstate, None if self.public_only else player, self.dict["view"])
         if self.perfect_recall:
             counts = self.dict["own_action_counts"]
             counts.fill(0)

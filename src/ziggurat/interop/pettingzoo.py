@@ -41,7 +41,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from ziggurat.core.errors import ParseActionError
 from ziggurat.core.game import CHANCE, TERMINAL, Game, State
 from ziggurat.core.registry import make_game
-from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_array, tensor_size, value_bounds
+from ziggurat.interop.encoding import action_id, action_mask, check_seed, encode_state, tensor_size, value_bounds
 
 __all__ = ["ZigguratAECEnv", "ZigguratParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -92,7 +92,7 @@ class _Table:
         return action_mask(self.state.legal_actions(player), self.num_actions)
 
     def observe(self, player: int) -> dict[str, np.ndarray]:
-        obs = encode_array(self.game, self.state.view(player))
+        obs = encode_state(self.game, self.state, player)
         return {"observation": obs, "action_mask": self.mask(player)}
 
     def render_text(self) -> str:
@@ -286,7 +286,7 @@ class ZigguratParallelEnv(_TableEnv, ParallelEnv):  # type: ignore[misc]
 
     def state(self) -> np.ndarray:
         """The spectator view's tensor (public information only)."""
-        return encode_array(self.table.game, self.table.state.view(None))
+        return encode_state(self.table.game, self.table.state, None)
 
 
 def raw_env(

@@ -2,7 +2,7 @@
 
 from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
-from ziggurat.games.kuhnah.encode import tensor, tensor_size
+from ziggurat.games.kuhnah.encode import state_tensor_writer, tensor, tensor_size, tensor_writer
 from ziggurat.games.kuhnah.heuristic import heuristic, value
 from ziggurat.games.kuhnah.render import render
 from ziggurat.games.kuhnah.rules import SPEC, KuhNahGame, KuhNahState
@@ -44,6 +44,8 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    tensor_writer=tensor_writer,
+    state_tensor_writer=state_tensor_writer,
     value=value,
     board=board,
     kernel=load_kernel,

@@ -2,7 +2,7 @@
 
 from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
-from ziggurat.games.kukulkan.encode import tensor, tensor_size
+from ziggurat.games.kukulkan.encode import state_tensor_writer, tensor, tensor_size, tensor_writer
 from ziggurat.games.kukulkan.heuristic import heuristic, value
 from ziggurat.games.kukulkan.render import render
 from ziggurat.games.kukulkan.rules import SPEC, KukulkanGame, KukulkanState
@@ -53,6 +53,8 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    tensor_writer=tensor_writer,
+    state_tensor_writer=state_tensor_writer,
     value=value,
     board=board,
     kernel=load_kernel,

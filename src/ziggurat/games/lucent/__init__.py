@@ -2,7 +2,7 @@
 
 from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
-from ziggurat.games.lucent.encode import tensor, tensor_size
+from ziggurat.games.lucent.encode import state_tensor_writer, tensor, tensor_size, tensor_writer
 from ziggurat.games.lucent.heuristic import heuristic, value
 from ziggurat.games.lucent.render import render
 from ziggurat.games.lucent.rules import SPEC, LucentGame, LucentState
@@ -47,6 +47,8 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    tensor_writer=tensor_writer,
+    state_tensor_writer=state_tensor_writer,
     value=value,
     board=board,
     kernel=load_kernel,

@@ -2,7 +2,7 @@
 
 from ziggurat.core.kernel import GameKernel
 from ziggurat.core.registry import GameEntry
-from ziggurat.games.nakum.encode import tensor, tensor_size
+from ziggurat.games.nakum.encode import state_tensor_writer, tensor, tensor_size, tensor_writer
 from ziggurat.games.nakum.heuristic import heuristic, value
 from ziggurat.games.nakum.render import render
 from ziggurat.games.nakum.rules import SPEC, NakumGame, NakumState
@@ -64,6 +64,8 @@ ENTRY = GameEntry(
     heuristic=heuristic,
     tensor=tensor,
     tensor_size=tensor_size,
+    tensor_writer=tensor_writer,
+    state_tensor_writer=state_tensor_writer,
     value=value,
     # measured (docs/bots.md): random playouts to the end of the Day, then judged by ``value``,
     # beat playouts to the end of the game (random Nakum players barely ever finish it)
