@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ziggurat.core import (
+    SIMULTANEOUS,
     GameRecord,
     IllegalActionError,
     Match,
@@ -187,3 +188,42 @@ def test_content_files_are_read_with_errors_naming_the_file(tmp_path: Path) -> N
     with pytest.raises(ContentError, match=r"x\.toml: is not valid TOML"):
         parse_toml(b"a = [", "x.toml")
     assert parse_toml(b"a = 1", "x.toml") == {"a": 1}
+
+
+def _play(state: State, rng: random.Random, n: int) -> None:
+    """``n`` random actions (chance and simultaneous nodes included)."""
+    for _ in range(n):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            p = state.players_to_move()[0]
+            named = p if state.current_player() == SIMULTANEOUS else None
+            state.apply_action(rng.choice(state.legal_actions(p)), named)
+
+
+@pytest.mark.parametrize("game_id", ["kuhnah", "pyramix", "lucent", "kukulkan", "nakum"])
+def test_a_position_saved_without_its_history_can_be_played_on_and_saved_again(game_id: str) -> None:
+    """A saved state without history is a position standing alone: moves made from it are kept (undo), its
+    saves carry no history and load again, and it has no game record (a history from it would not replay)."""
+    game = make_game(game_id, 2)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    assert state.history_from_start
+    _play(state, rng, 30)
+    whole = game.state_from_json(json.dumps(state.to_json()))
+    assert whole.history_from_start and whole.history == state.history
+    doc = state.to_json()
+    doc["history"] = []
+    alone = game.state_from_json(json.dumps(doc))
+    assert not alone.history_from_start and alone == state
+    _play(alone, rng, 5)
+    assert len(alone.history) == 5 and not alone.clone().history_from_start
+    again = game.state_from_json(json.dumps(alone.to_json()))
+    assert again == alone and again.to_json()["history"] == []
+    with pytest.raises(RecordError, match="without its history"):
+        GameRecord.from_state(alone, seed=None)
+    # the initial state saved without history is whole; a determinisation's past is invented
+    assert game.state_from_json(json.dumps(game.new_initial_state().to_json())).history_from_start
+    assert not state.resample(0, rng).history_from_start

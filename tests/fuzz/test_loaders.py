@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from tests.fuzz.mutate import damaged
 from tests.fuzz.positions import GAMES, positions
-from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, State, ZigguratError
+from ziggurat.core import CHANCE, SIMULTANEOUS, GameRecord, RecordError, State, ZigguratError
 from ziggurat.interop.encoding import encode_array, encode_state, encode_view, tensor_size, value_bounds
 
 
@@ -43,7 +43,11 @@ def play_on(state: State, seed: int, steps: int = 80) -> None:
             assert encode_array(state.game, view).tolist() == expected, f"the view writer of view {p}"
             assert encode_state(state.game, state, p).tolist() == expected, f"the state writer of view {p}"
         state.game.state_from_json(json.dumps(state.to_json()))
-        GameRecord.from_state(state, seed=None)
+        if state.history_from_start:
+            GameRecord.from_state(state, seed=None)
+        else:  # loaded without its history: a position with no record
+            with pytest.raises(RecordError):
+                GameRecord.from_state(state, seed=None)
         str(state)
         cur = state.current_player()
         if state.is_terminal():

@@ -169,6 +169,9 @@ class Game(ABC):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
             raise RecordError(f"saved {self.spec.id} state is corrupt: {exc!r}") from None
         state._legal = None
+        # without a history the position stands alone (unless it is the initial state): moves made from it
+        # are kept for undo, but a save of it carries no history and it has no record
+        state._from_start = bool(history) or state == self.new_initial_state()
         if history:
             # a history must be the one that leads to this position: records and undo are built from it
             replay = self.new_initial_state()
@@ -186,11 +189,14 @@ class Game(ABC):
 class State(ABC):
     """One position of a game. See the module docstring for the protocol."""
 
-    __slots__ = ("_legal", "_mover", "game", "history")
+    __slots__ = ("_from_start", "_legal", "_mover", "game", "history")
 
     def __init__(self, game: Game):
         self.game = game
         self.history: list[tuple[int, int]] = []
+        # whether ``history`` starts at the game's initial state (not so for a position loaded without its
+        # history, or a determinisation): see :attr:`history_from_start`
+        self._from_start = True
         # the legal actions of the player to move, ``_mover``, while the position does not change
         # (at a simultaneous node: of the player last asked, ``_SIM_MOVER - _mover``)
         self._legal: list[int] | None = None
@@ -331,6 +337,7 @@ class State(ABC):
         """
         new = self._resample(player, rng)
         new.history = []
+        new._from_start = False
         new._legal = None
         return new
 
@@ -707,8 +714,20 @@ class State(ABC):
         """
         other = self._copy()
         other.history = self.history.copy()
+        other._from_start = getattr(self, "_from_start", True)
         other._legal = None
         return other
+
+    @property
+    def history_from_start(self) -> bool:
+        """True when :attr:`history` holds every action since the game's initial state.
+
+        False for a position loaded without its history (a puzzle, a lesson's
+        start) and for a determinisation: ``history`` then holds only the actions
+        made since, :meth:`to_json` saves the position with no history, and it
+        has no game record.
+        """
+        return getattr(self, "_from_start", True)
 
     def scores(self) -> tuple[float, ...]:
         """The game's own final scores; raises NotOverError before the end."""
@@ -755,7 +774,8 @@ class State(ABC):
             "players": self.num_players,
             "options": self.game.params()["options"],
             "state": self._dump(),
-            "history": [list(h) for h in self.history],
+            # only a whole history: one that began at a position loaded without its own would not replay
+            "history": [list(h) for h in self.history] if self.history_from_start else [],
         }
 
     def __eq__(self, other: object) -> bool:

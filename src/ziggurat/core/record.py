@@ -49,7 +49,16 @@ class GameRecord:
 
     @classmethod
     def from_state(cls, state: State, seed: int | None, seats: Sequence[str] = ()) -> GameRecord:
-        """The record of ``state``'s history (replays from the initial state)."""
+        """The record of ``state``'s history (replays from the initial state).
+
+        Raises RecordError for a state whose history does not start at the
+        initial state (see :attr:`State.history_from_start`).
+        """
+        if not state.history_from_start:
+            raise RecordError(
+                "this game started from a position saved without its history: it has no game record "
+                "(save the position instead)"
+            )
         replay = state.game.new_initial_state()
         texts = []
         for player, action in state.history:
