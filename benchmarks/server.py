@@ -8,7 +8,15 @@ finished table is replaced by a new one). Prints moves per second and three
 latencies: the server's own (from receiving a move to having sent its frame to
 every connection of the table it holds, p50/p99), the mover's round trip (send
 -> acknowledgement) and "everyone" (send -> the last connection of the table,
-players and spectator, has the move).
+players and spectator, has the move), and the CPU time per move of the server
+processes (``cpu ms/mv``) and of the load generator itself (``gen ms/mv``: it
+shares the machine's cores, so what it spends is taken from the server).
+
+The load generator is made to cost little while measuring the same thing: every
+seat and spectator has its own real socket with compression as configured, and
+every frame is received and inflated in full; the players parse theirs (orjson),
+the spectator reads only whether a frame carries a move and whether the game is
+over; the HTTP client keeps no cookies (the server sets one per seat created).
 
 With ``--bot-tables 50`` the server also plays that many tables of bots only
 (``--bot``, IS-MCTS level 1 by default, no delay, a new table as soon as one
