@@ -6,9 +6,11 @@ written in the connection's language).
 After every change of a table, each connection whose audience has new log
 entries is sent one frame with those entries; a connection that has nothing
 new is sent nothing (so what a seat receives never tells it about a change it
-cannot see). Frames go through a per-connection queue and sender task, so a slow
-client never holds up the table; one that falls too far behind is closed and
-catches up when it reconnects.
+cannot see). A frame for a connection with nothing queued is written at once
+(the socket's write does not wait unless the client is not reading); else, and
+whenever a write has to wait, frames go through a per-connection queue and
+sender task, in order, so a slow client never holds up the table; one that falls
+too far behind is closed and catches up when it reconnects.
 
 A connection that holds a seat keeps what proved it (its :class:`SeatProof`) and
 is checked again whenever that may have changed: the table's seats moved on
@@ -25,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,32 @@ class _Close:
     code: int
 
 
+class _Unfinished:
+    """A send begun at once that had to wait (the client was not reading): the sender task finishes it,
+    before anything queued after it. Awaiting it goes on with the coroutine where it stopped."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting_on: Any, timer: MoveTimer | None):
+        self.coro = coro
+        self.waiting_on = waiting_on  # what the coroutine yielded to its task when it stopped
+        self.timer = timer
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        pending = self.waiting_on
+        while True:
+            try:
+                value = yield pending
+            except BaseException as exc:  # the task is cancelled: the coroutine hears it where it waits
+                try:
+                    pending = self.coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                pending = self.coro.send(value)
+            except StopIteration:
+                return
+
+
 @dataclass(eq=False)
 class Connection:
     """One open socket: whose eyes it has, the format it wants, what it has been sent, what proved its seat."""
@@ -60,10 +88,12 @@ class Connection:
     table_id: str
     audience: Audience
     fmt: str
-    send_text: Callable[[str], Awaitable[None]]
+    send_text: Callable[[str], Coroutine[Any, Any, None]]
     lang: str = "en"  # the language of its html frames and messages
     sent: int = 0  # the audience's event number as of the last frame sent
-    queue: asyncio.Queue[tuple[str, MoveTimer | None] | _Close | None] = field(default_factory=lambda: asyncio.Queue())
+    queue: asyncio.Queue[tuple[str, MoveTimer | None] | _Unfinished | _Close | None] = field(
+        default_factory=lambda: asyncio.Queue()
+    )
     task: asyncio.Task[None] | None = None
     closed: bool = False
     close_socket: Callable[[int], Awaitable[None]] | None = None
@@ -71,6 +101,7 @@ class Connection:
     proof_version: int = 0  # the table's ``seats_version`` when it was last checked
     address: str = ""  # the client's address (the number of sockets per address is limited)
     presence: list[int] | None = None  # the seats online it was last told of
+    busy: bool = False  # its sender task is sending (what comes now must queue behind that)
 
 
 class Hub:
@@ -180,8 +211,11 @@ class Hub:
         conn.audience = None
         while not conn.queue.empty():
             item = conn.queue.get_nowait()
-            if isinstance(item, tuple) and item[1] is not None:
-                self._sent(item[1])
+            timer = item.timer if isinstance(item, _Unfinished) else item[1] if isinstance(item, tuple) else None
+            if isinstance(item, _Unfinished):
+                item.coro.close()  # it stopped before writing anything: nothing of it goes out
+            if timer is not None:
+                self._sent(timer)
         message = i18n.translator(conn.lang).gettext(reason)
         conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": message}), None))
         conn.queue.put_nowait(_Close(close_code))
@@ -205,6 +239,8 @@ class Hub:
                 self.service.record_latency(time.perf_counter() - timer.started)
             return
         self._recheck(table, conns)
+        if timer is not None:
+            timer.pending += 1  # held while the frames are handed over (some may be written at once)
         built: dict[tuple[Audience, int, str, str], str] = {}
         for conn in list(conns):
             n = table.journal.count(conn.audience)
@@ -222,11 +258,14 @@ class Hub:
                     text = text[:-1] + ',"ack":' + frames.encode(timer.msg_id) + "}"  # type: ignore[arg-type]
                     timer.acked = True
             self._enqueue(conn, text, timer)
-        if timer is not None and timer.pending == 0:
-            self.service.record_latency(time.perf_counter() - timer.started)
+        if timer is not None:
+            self._sent(timer)
 
     def _enqueue(self, conn: Connection, text: str, timer: MoveTimer | None) -> None:
         if conn.closed:
+            return
+        if not conn.busy and conn.queue.empty():
+            self._write_now(conn, text, timer)
             return
         if conn.queue.qsize() >= QUEUE_LIMIT:
             log.warning("closing a connection of table %s that fell behind", conn.table_id)
@@ -238,6 +277,26 @@ class Hub:
             return
         conn.queue.put_nowait((text, timer))
 
+    def _write_now(self, conn: Connection, text: str, timer: MoveTimer | None) -> None:
+        """Send ``text`` now, without a trip through the queue and the sender task (nothing is queued before
+        it). The send runs until it would wait (the socket's buffer is full); then the sender task finishes
+        it, and what comes later queues behind it."""
+        coro = conn.send_text(text)
+        try:
+            waiting_on = coro.send(None)
+        except StopIteration:
+            if timer is not None:
+                self._sent(timer)
+            return
+        except Exception:  # the socket went away; the receive loop detaches it
+            conn.closed = True
+            if timer is not None:
+                self._sent(timer)
+            with contextlib.suppress(Exception):
+                self.detach(conn)
+            return
+        conn.queue.put_nowait(_Unfinished(coro, waiting_on, timer))  # type: ignore[arg-type]
+
     def _sent(self, timer: MoveTimer) -> None:
         """One more connection has the move's result (or will never get it): the move's latency once all have."""
         timer.pending -= 1
@@ -245,17 +304,30 @@ class Hub:
             self.service.record_latency(time.perf_counter() - timer.started)
 
     async def _sender(self, conn: Connection) -> None:
+        try:
+            await self._send_queued(conn)
+        finally:
+            conn.busy = False
+
+    async def _send_queued(self, conn: Connection) -> None:
         while True:
+            conn.busy = False
             item = await conn.queue.get()
+            conn.busy = True
             if item is None:
                 return
             if isinstance(item, _Close):
                 if conn.close_socket is not None:
                     await conn.close_socket(item.code)
                 return
-            text, timer = item
+            if isinstance(item, _Unfinished):
+                sending: Awaitable[None] = item
+                timer = item.timer
+            else:
+                text, timer = item
+                sending = conn.send_text(text)
             try:
-                await conn.send_text(text)
+                await sending
             except Exception:  # the socket went away; the receive loop detaches it
                 conn.closed = True
                 with contextlib.suppress(Exception):

@@ -722,3 +722,34 @@ def test_a_chance_text_of_another_kind_of_node_is_refused() -> None:
             state.action_from_text(text, CHANCE)
     assert state.to_json() == before
     assert state.action_from_text(first, CHANCE) == state.chance_outcomes()[0][0]
+
+
+# ------------------------------------------------------------- views made once
+
+
+def test_the_pyramids_a_view_shows_are_made_again_after_every_move() -> None:
+    """Every view of a position shares its pyramids, made once: a move (or a take-back by replay, a clone that
+    moves on, fields set by hand) must never show the pyramids of another position."""
+    game = game_with(3)
+    rng = random.Random(5)
+    for seed in range(3):
+        match = Match(game, seed=seed)
+        state = match.state
+        while not state.is_terminal():
+            before = {a: state.view(a) for a in (None, 0, 1, 2)}  # made (and kept) before the move
+            twin = state.clone()
+            if state.current_player() == CHANCE:
+                match.resolve_chance()
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            fresh = game.state_from_json(state.to_json())  # the same position, nothing kept from before
+            for a in (None, 0, 1, 2):
+                assert state.view(a) == fresh.view(a)
+                assert twin.view(a) == before[a]  # the copy still shows the position it was made from
+    # fields set by hand, then recount (as the tests' positions are made): the view follows
+    state = position(game, quarry=["20a", "25b"], pyramids={0: {(1, 1): "22a", (1, 2): "11a"}})
+    assert [c["id"] for c in state.view(None)["pyramids"][0]] == ["22a", "11a"]
+    key = min(state.cells[0])
+    state.cells[0][key] = game.cards.index("15a")
+    state.recount()
+    assert [c["id"] for c in state.view(None)["pyramids"][0]] == ["15a", "11a"]

@@ -218,6 +218,7 @@ class KuhNahState(State):
     """A K'uh Nah position."""
 
     __slots__ = (
+        "_shown_pyramids",
         "base_left",
         "base_right",
         "cells",
@@ -259,6 +260,8 @@ class KuhNahState(State):
         self.base_right = [-1] * n  # base covers columns base_left..base_right
         self.wild_used = [False] * n
         self.wild_halves: set[int] = set()  # card * 2 + half
+        # the pyramids as every view shows them, made once per position (every move forgets them: _apply)
+        self._shown_pyramids: list[list[dict[str, Any]]] | None = None
         # derived from ``cells`` (kept in step by _apply, rebuilt by recount): per player, the side-by-side
         # pairs with nothing on them yet (the upper slots a card could go in), as the key of the pair's
         # left card -> the cards the pair may carry by weight and symbols (bit c: card c), in the order
@@ -338,6 +341,7 @@ class KuhNahState(State):
         return actions
 
     def _apply(self, action: int, player: int) -> None:
+        self._shown_pyramids = None
         phase = self.phase
         if phase == TURN:
             if action < TAKE:
@@ -426,6 +430,7 @@ class KuhNahState(State):
 
     def recount(self) -> None:
         """Work out again what play keeps in step (who decides, the open pairs), after fields were set by hand."""
+        self._shown_pyramids = None
         self.current = self._who()
         left, right = self.game.carry_left, self.game.carry_right
         self.open_pairs = [
@@ -668,6 +673,7 @@ class KuhNahState(State):
         new.base_right = self.base_right.copy()
         new.wild_used = self.wild_used.copy()
         new.wild_halves = self.wild_halves.copy()
+        new._shown_pyramids = self._shown_pyramids  # the same position: the same pyramids (never changed)
         return new
 
     def _resample(self, player: int, rng: random.Random) -> KuhNahState:
@@ -802,17 +808,9 @@ class KuhNahState(State):
                     )
 
     # ------------------------------------------------------------------ view
-    def view(self, player: int | None = None) -> dict[str, Any]:
-        """What ``player`` sees (``None``: a spectator).
-
-        Public: the Quarry and its jade, every pyramid, deck and removed counts,
-        who used their wild jade. Private: each player's jade count (shown only
-        to its owner unless ``open-jade``, and to all once the game is over, when
-        it is counted). Never shown: which cards were removed
-        and the order of the deck.
-        """
+    def _pyramids_shown(self) -> list[list[dict[str, Any]]]:
+        """Every pyramid's cards as a view shows them (public: the same for every audience)."""
         g = self.game
-        card_json = g.card
         base_json = g.card_json
         by_symbol = g.wild_by_symbol
         halves = self.wild_halves
@@ -829,6 +827,26 @@ class KuhNahState(State):
                 entry["wild"] = [wl or c * 2 + LEFT in halves, wr or c * 2 + RIGHT in halves]
                 cards.append(entry)
             pyramids.append(cards)
+        return pyramids
+
+    def view(self, player: int | None = None) -> dict[str, Any]:
+        """What ``player`` sees (``None``: a spectator).
+
+        Public: the Quarry and its jade, every pyramid, deck and removed counts,
+        who used their wild jade. Private: each player's jade count (shown only
+        to its owner unless ``open-jade``, and to all once the game is over, when
+        it is counted). Never shown: which cards were removed
+        and the order of the deck.
+
+        The pyramids are made once per position and shared by every view of it
+        (a server sends one to each seat and the spectators): read them, never
+        change them.
+        """
+        g = self.game
+        card_json = g.card
+        pyramids = self._shown_pyramids
+        if pyramids is None:
+            pyramids = self._shown_pyramids = self._pyramids_shown()
         shown = g.open_jade or self.phase == OVER
         jade = [self.jade[p] if (shown or p == player) else None for p in range(g.num_players)]
         taken = None
