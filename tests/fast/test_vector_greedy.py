@@ -26,6 +26,9 @@ from ziggurat.fast import VectorGame, greedy_games, vector_games
 from ziggurat.games.kuhnah.heuristic import BASE_DISCOUNT, _base_neighbour, best_placement, placement_cost
 from ziggurat.games.kuhnah.heuristic import heuristic as kuhnah_greedy
 from ziggurat.games.kuhnah.rules import BASE_LEFT, BASE_RIGHT, PLACE, TURN, KuhNahState
+from ziggurat.games.kukulkan.heuristic import _Look
+from ziggurat.games.kukulkan.heuristic import heuristic as kukulkan_greedy
+from ziggurat.games.kukulkan.rules import KukulkanState
 from ziggurat.games.nakum.heuristic import _best as nakum_search
 from ziggurat.games.nakum.heuristic import heuristic as nakum_greedy
 from ziggurat.games.nakum.rules import NakumState
@@ -116,8 +119,24 @@ def _nakum_best(state: State, player: int) -> set[int]:
     return best
 
 
+def _kukulkan_best(state: State, player: int) -> set[int]:
+    """The Kukulkán heuristic's best moves: it adds a draw in [0, 0.01) to every action's score and takes the
+    highest, so every action scored within 0.01 of the best may win; checked against its own pick."""
+    assert isinstance(state, KukulkanState)
+    legal = state.legal_actions(player)
+    if len(legal) == 1:
+        return set(legal)
+    look = _Look(state, player)
+    scores = {a: look.score(a) for a in legal}
+    top = max(scores.values())
+    best = {a for a, v in scores.items() if v > top - 0.01}
+    assert kukulkan_greedy(state, player, random.Random(len(legal))) in best
+    return best
+
+
 BEST: dict[str, Callable[[State, int], set[int]]] = {
     "kuhnah": _kuhnah_best,
+    "kukulkan": _kukulkan_best,
     "nakum": _nakum_best,
     "pyramix": _pyramix_best,
 }
@@ -133,6 +152,9 @@ CASES: list[tuple[str, int, dict[str, object], int, int, int]] = [
     ("nakum", 2, {}, 6, 300, 1),
     ("nakum", 3, {"market-size": 8, "offerings-size": 4}, 4, 200, 0),
     ("nakum", 4, {"start-workers": 1, "reserve-workers": 4, "max-rounds": 6}, 3, 150, 3),
+    ("kukulkan", 2, {}, 4, 200, 0),
+    ("kukulkan", 3, {"max-rounds": 15}, 3, 150, 1),
+    ("kukulkan", 5, {"max-rounds": 8}, 2, 120, 4),
 ]
 
 
@@ -144,7 +166,7 @@ def _replay(game: Any, state: State, log: list[tuple[int, int, list[int]]], at: 
         if actor == CHANCE:
             assert state.current_player() == CHANCE
         else:
-            assert state.players_to_move()[0] == actor  # at a simultaneous node: the lowest seat to choose
+            assert actor in state.players_to_move()  # at a simultaneous node, one of those still choosing
             assert sorted(state.legal_actions(actor)) == choices
             allowed = best(state, actor)
             assert choice in allowed, f"the kernel's greedy played {choice}, the heuristic's best are {allowed}"
@@ -189,7 +211,7 @@ def _drive(game_id: str, players: int, options: dict[str, object], n: int, steps
                 state = states[i] = game.new_initial_state()
                 at = run(state, log, at)
             assert at == len(log)
-            assert state.players_to_move()[0] == seat == out.player[i]
+            assert seat in state.players_to_move() and out.player[i] == seat
     return checked
 
 
@@ -201,11 +223,15 @@ def test_greedy_opponents_play_the_heuristic(
     assert checked >= n * steps * (players - 1) // 2  # the opponents moved (and were checked) throughout
 
 
-@pytest.mark.parametrize(("game_id", "players", "games"), [("kuhnah", 3, 30), ("nakum", 3, 6), ("nakum", 4, 4)])
+@pytest.mark.parametrize(
+    ("game_id", "players", "games"),
+    [("kuhnah", 3, 30), ("nakum", 3, 6), ("nakum", 4, 4), ("kukulkan", 3, 4), ("kukulkan", 5, 2)],
+)
 def test_the_heuristics_read_only_the_view(game_id: str, players: int, games: int) -> None:
     """The heuristic (the kernel's greedy follows it) gives the same best moves on any determinisation of
     the acting seat's view: K'uh Nah's reads no hidden card and no other seat's jade; Nakum's no other
-    seat's heritage hand or hidden setup choice, nor the box (its decks and face-down tiles are unordered sets)."""
+    seat's heritage hand or hidden setup choice, nor the box (its decks and face-down tiles are unordered sets);
+    Kukulkán's no other player's choice this round."""
     game = make_game(game_id, players, {})
     best = BEST[game_id]
     rng = random.Random(5)
@@ -275,6 +301,39 @@ def test_nakum_kernel_greedy_reads_no_hidden_card(players: int) -> None:
     assert checked > 300 and changed > 200  # (once every hand is played nothing is hidden)
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_kukulkan_kernel_greedy_reads_no_other_choice(players: int) -> None:
+    """The compiled greedy's move (its draws from the same opponents' RNG) is the same when the other players'
+    choices this round (hidden until all are in) are replaced in the kernel's arrays by other games' ones."""
+    from ziggurat.core import loops
+    from ziggurat.games.kukulkan import kernel as kk
+
+    env = VectorGame("kukulkan", 6, seed=players, players=players, options={"max-rounds": 12})
+    rng = random.Random(players)
+    checked = changed = 0
+    for _ in range(200):
+        core, gs, conf = env._core, env._gs, env._config
+        for i in range(env.num_envs):
+            p = int(core[loops.ACTOR][i])
+            if p < 0 or core[loops.NLEGAL][i] < 2:
+                continue
+            orng = core[loops.ORNG][i]
+            j = kk._greedy(conf, core, gs, i)
+            other = tuple(a.copy() for a in gs)
+            for q in range(players):
+                if q != p:
+                    k, r = rng.randrange(env.num_envs), rng.randrange(players)
+                    other[kk._PEND][i, q] = gs[kk._PEND][k, r]
+                    other[kk._PMASK][i, q] = gs[kk._PMASK][k, r]
+            changed += not np.array_equal(other[kk._PEND][i], gs[kk._PEND][i])
+            core[loops.ORNG][i] = orng
+            assert kk._greedy(conf, core, other, i) == j
+            core[loops.ORNG][i] = orng
+            checked += 1
+        env.step(env.sample_actions())
+    assert checked > 300 and changed > checked // 2
+
+
 def _run(env: VectorGame, steps: int, seed: int | None = None) -> list[np.ndarray]:
     out = env.reset(seed)
     rows = [out.obs, out.mask]
@@ -284,7 +343,7 @@ def _run(env: VectorGame, steps: int, seed: int | None = None) -> list[np.ndarra
     return rows
 
 
-@pytest.mark.parametrize("game_id", ["kuhnah", "pyramix", "nakum"])
+@pytest.mark.parametrize("game_id", ["kuhnah", "pyramix", "nakum", "kukulkan"])
 def test_greedy_runs_repeat(game_id: str) -> None:
     def make(opponents: str, seed: int) -> VectorGame:
         return VectorGame(game_id, 8, seed=seed, players=3, seat=1, opponents=opponents)
@@ -317,7 +376,8 @@ def _wins(game_id: str, players: int, opponents: str, games: int) -> tuple[float
 
 
 @pytest.mark.parametrize(
-    ("game_id", "players"), [("kuhnah", 3), ("pyramix", 2), ("pyramix", 3), ("nakum", 2), ("nakum", 3)]
+    ("game_id", "players"),
+    [("kuhnah", 3), ("pyramix", 2), ("pyramix", 3), ("nakum", 2), ("nakum", 3), ("kukulkan", 2), ("kukulkan", 4)],
 )
 def test_greedy_opponents_are_harder(game_id: str, players: int) -> None:
     random_rate, n1 = _wins(game_id, players, "random", 2000)
@@ -334,14 +394,14 @@ def test_bad_opponents_are_refused() -> None:
     with pytest.raises(ZigguratError, match="needs a learning seat"):
         VectorGame("pyramix", 2, opponents="greedy")
     with pytest.raises(
-        ZigguratError, match=r"no compiled greedy opponents yet \(games that have: kuhnah, pyramix, nakum\)"
+        ZigguratError, match=r"no compiled greedy opponents yet \(games that have: kuhnah, pyramix, kukulkan, nakum\)"
     ):
         VectorGame("lucent", 2, seat=0, opponents="greedy")
     assert VectorGame("lucent", 2, seat=0).opponents == "random"
 
 
 def test_greedy_games_are_listed() -> None:
-    assert greedy_games() == ["kuhnah", "pyramix", "nakum"]
+    assert greedy_games() == ["kuhnah", "pyramix", "kukulkan", "nakum"]
     assert set(greedy_games()) <= set(vector_games())
     assert set(BEST) == set(greedy_games())  # every compiled greedy is checked against its heuristic here
 
