@@ -46,8 +46,9 @@ import numpy as np
 from ziggurat.core import loops
 from ziggurat.core.jit import competition_ranks, jit, jit_inline, jit_leaf, low_bit
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, TERMINAL, draw, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, ORNG, RANKS, SCORES, TERMINAL, below_at, draw, finish
 from ziggurat.games.kukulkan.encode import tensor_size
+from ziggurat.games.kukulkan.heuristic import DRAW_BASE, HELP_COST, needs
 
 if TYPE_CHECKING:
     from ziggurat.core.game import Game
@@ -70,8 +71,16 @@ BASE, AXIS, FULL, AC, BD = 1, 2, 4, 8, 16
 NORMAL = BASE | AXIS | FULL
 # the ends, as indices of the engine's ENDS
 END_BONUSES, END_NO_ROLL, END_ROUND_LIMIT = 0, 1, 2
+_UNIT_N = 1 << 53  # a uniform float in [0, 1) from 53 random bits, as random.random()
+_UNIT = 1.0 / _UNIT_N
 
-Config = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Config = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]
+
+# per block, what the greedy reads (``look``): its row, on the axis, its label (0: none, 1: A or B, 2: C or D,
+# 3: another), its need (:func:`ziggurat.games.kukulkan.heuristic.needs`), its supports' mask
+_L_ROW, _L_AXIS, _L_LABEL, _L_NEED, _L_SUPPORTS = range(5)
 
 
 def unsupported(game: Game) -> str | None:
@@ -127,7 +136,15 @@ def prepare(game: Game) -> Config:
         supports[b, : len(sup)] = sup
     printed = np.asarray(g.printed, np.int32)
     wit0 = _empty_sheet_trails(seg_ends, adj_seg, adj_other, g.S)
-    return cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0
+    need = needs(sh)
+    look = np.zeros((g.B, 5), np.int64)
+    for b, blk in enumerate(sh.blocks):
+        look[b, _L_ROW] = blk.row
+        look[b, _L_AXIS] = int(blk.axis)
+        look[b, _L_LABEL] = 1 if blk.label in ("A", "B") else 2 if blk.label in ("C", "D") else 3 if blk.label else 0
+        look[b, _L_NEED] = need[b]
+        look[b, _L_SUPPORTS] = g.support_mask[b]
+    return cfg, seg_ends, adj_seg, adj_other, outline, supports, printed, wit0, look
 
 
 @jit_inline
@@ -805,6 +822,165 @@ def _encode(conf: Config, core: Any, gs: Any, i: int, seat: int, out: np.ndarray
             out[t + 26 + s] = 1.0
 
 
+@jit_inline
+def _g_mark(cfg: np.ndarray, look: np.ndarray, marked: np.int64, b: int) -> float:
+    """:meth:`ziggurat.games.kukulkan.heuristic._Look.mark`."""
+    after = marked | (np.int64(1) << b)
+    score = 100.0 + 6 * look[b, _L_AXIS] + 6 * (look[b, _L_ROW] == 0) + 3 * (look[b, _L_LABEL] != 0)
+    base, axis = cfg[_BASE], cfg[_AXIS]
+    if (base >> b) & 1 and base & ~after == 0:
+        score += 25  # completes the base bonus
+    if (axis >> b) & 1 and axis & ~after == 0:
+        score += 25  # completes the axis bonus
+    return score
+
+
+@jit_inline
+def _g_write(cfg: np.ndarray, look: np.ndarray, numbered: np.int64, b: int, n: int, t: int) -> float:
+    """:meth:`ziggurat.games.kukulkan.heuristic._Look.write`: ``n`` in ``b`` over supports worth ``t``."""
+    need = look[b, _L_NEED]
+    if n < need:
+        return 4.0  # strands the column above
+    score = 50.0
+    if need > 1:
+        score += 12 - 4 * min(3, max(0, min(t - 1, DIE) - n))
+    else:
+        score += 0.3 * n
+    label = look[b, _L_LABEL]
+    if label == 2:
+        score += n
+    elif label == 1:
+        score += DIE - n
+    if look[b, _L_AXIS]:
+        score += 4
+    if numbered | (np.int64(1) << b) == cfg[_ALL]:
+        score += 25  # the full bonus
+    return score
+
+
+@jit_inline
+def _g_draw(
+    cfg: np.ndarray, outline: np.ndarray, look: np.ndarray, blocked: np.int64, numbered: np.int64,
+    marked: np.int64, a: int,
+) -> float:  # fmt: skip
+    """:meth:`ziggurat.games.kukulkan.heuristic._Look.draw` of segment ``a`` (``blocked``: drawn, pending, ``a``)."""
+    score = DRAW_BASE
+    for b in range(cfg[_B]):
+        o = outline[b]
+        if not (o >> a) & 1:
+            continue
+        missing = _count(o & ~blocked)
+        row = look[b, _L_ROW]
+        if row == 0:
+            weight = 2.0 if not (marked >> b) & 1 else 0.5
+        elif (numbered >> b) & 1:
+            weight = 0.5
+        elif look[b, _L_SUPPORTS] & ~numbered == 0:
+            weight = 2.0  # writable once closed
+        else:
+            weight = 1.0
+        if look[b, _L_AXIS]:
+            weight *= 1.5
+        score += weight * 2.0 / (1 + missing) + (4 - row) * 0.1
+    return score
+
+
+@jit_leaf
+def _g_best_with(conf: Config, gs: Any, i: int, p: int, m: int) -> float:
+    """:meth:`ziggurat.games.kukulkan.heuristic._Look.best_with`: the best action a value of ``m`` would allow."""
+    cfg, seg_ends, adj_seg, adj_other, outline, supports, look = (
+        conf[0], conf[1], conf[2], conf[3], conf[4], conf[5], conf[8]
+    )  # fmt: skip
+    d = gs[_DRAWN][i, p]
+    num = gs[_NUMBERED][i, p]
+    marked = gs[_MARKED][i, p]
+    values = gs[_VALUES][i]
+    closed = np.int64(0)
+    for b in range(cfg[_B]):
+        if d & outline[b] == outline[b]:
+            closed |= np.int64(1) << b
+    best = 0.0
+    todo = num & ~marked & (cfg[_UPPER] | closed)
+    cand = cfg[_UPPER] & ~num & closed
+    for b in range(cfg[_B]):
+        if (todo >> b) & 1 and values[p, b] == m:
+            best = max(best, _g_mark(cfg, look, marked, b))
+    for b in range(cfg[_B]):
+        if (cand >> b) & 1:
+            t = _support_sum(supports, values, num, p, b)
+            if t > m:
+                best = max(best, _g_write(cfg, look, num, b, m, t))
+    if best < DRAW_BASE + 2:
+        stack = gs[_STACK]
+        first = _first(seg_ends, adj_seg, adj_other, p, d, m, gs[_FM][i], gs[_FMD][i], gs[_WIT][i], False,
+                       stack[0], stack[1], stack[2])  # fmt: skip
+        if first != 0:
+            best = max(best, DRAW_BASE + 2)
+    return best
+
+
+@jit_leaf
+def _g_score(conf: Config, gs: Any, i: int, p: int, a: int) -> float:
+    """:meth:`ziggurat.games.kukulkan.heuristic._Look.score` of action ``a`` for ``p`` (its own sheet and choice)."""
+    cfg, outline, supports, look = conf[0], conf[4], conf[5], conf[8]
+    pend = gs[_PEND][i]
+    n = pend[p, _P_VAL]
+    num = gs[_NUMBERED][i, p]
+    marked = gs[_MARKED][i, p]
+    values = gs[_VALUES][i]
+    if a < cfg[_WRITE0]:
+        blocked = gs[_DRAWN][i, p] | gs[_PMASK][i, p] | (np.int64(1) << a)
+        return _g_draw(cfg, outline, look, blocked, num, marked, a)
+    if a < cfg[_MARK0]:
+        b = a - cfg[_WRITE0]
+        return _g_write(cfg, look, num, b, n, _support_sum(supports, values, num, p, b))
+    if a < cfg[_PASS]:
+        return _g_mark(cfg, look, marked, a - cfg[_MARK0])
+    if a == cfg[_PASS]:
+        return 0.0
+    if pend[p, _P_HELP] != H_NONE or pend[p, _P_KIND] == K_DRAW:
+        return -1.0
+    if a == cfg[_SAME]:
+        d = gs[_DRAWN][i, p]
+        cand = cfg[_UPPER] & ~num
+        best = 0.0
+        for b in range(cfg[_B]):
+            if not (cand >> b) & 1 or d & outline[b] != outline[b]:
+                continue
+            t = _support_sum(supports, values, num, p, b)
+            if t == n:
+                best = max(best, _g_write(cfg, look, num, b, t, t))
+        return best - HELP_COST
+    if a < cfg[_SUPER0]:
+        cost = 0.5 if gs[_CLAIMS][i, p] & BASE else HELP_COST
+        return _g_best_with(conf, gs, i, p, a - cfg[_PLUS0] + 1) - cost
+    return _g_best_with(conf, gs, i, p, a - cfg[_SUPER0] + 1) - HELP_COST
+
+
+@jit_leaf
+def _greedy(conf: Config, core: Any, gs: Any, i: int) -> int:
+    """:func:`ziggurat.games.kukulkan.heuristic.heuristic` for the player to decide: the legal index it plays.
+
+    Every legal action is scored as the heuristic scores it, plus a uniform
+    draw from the opponents' RNG times 0.01 (its tie-break); the highest wins.
+    It reads the player's own sheet and pending choice only: the other
+    players' choices this round stay hidden until all are in.
+    """
+    n = core[NLEGAL][i]
+    if n == 1:
+        return 0
+    p = core[ACTOR][i]
+    best = 0
+    best_score = -np.inf
+    for j in range(n):
+        u = below_at(core[ORNG], i, _UNIT_N) * _UNIT
+        score = _g_score(conf, gs, i, p, core[LEGAL][i, j]) + u * 0.01
+        if score > best_score:
+            best = j
+            best_score = score
+    return best
+
+
 @jit_leaf
 def _play_loop(conf: Config, core: Any, gs: Any, seeds: np.ndarray, out: tuple[np.ndarray, ...]) -> None:
     loops.play_loop(_reset, _step_at, conf, core, gs, seeds, out)
@@ -822,12 +998,12 @@ def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
 
 @jit
 def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+    loops.vreset_with(_reset, _step, _encode, _greedy, conf, core, gs, base, seat, obs, mask)
 
 
 @jit_leaf
 def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
-    return loops.vstep(_reset, _step_at, _encode, conf, core, gs, base, seat, out)
+    return loops.vstep_with(_reset, _step_at, _encode, _greedy, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -840,4 +1016,6 @@ def trace(config: Config, seed: int) -> tuple[object, ...]:
     return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("kukulkan", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))
+KERNEL = GameKernel(
+    "kukulkan", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep, greedy=True)
+)

@@ -49,10 +49,18 @@ import numpy as np
 from ziggurat.core import loops
 from ziggurat.core.jit import jit, jit_inline, jit_leaf
 from ziggurat.core.kernel import GameKernel, StepKernel
-from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, RANKS, SCORES, draw, finish
+from ziggurat.core.loops import ACTOR, LEGAL, NLEGAL, ORNG, RANKS, SCORES, below_at, draw, finish
 from ziggurat.games.nakum.content import HERITAGE_ACTION, MARKET_ACTION, MAX_BASICS, MAX_OPTIONS, NUM_TILES
 from ziggurat.games.nakum.encode import P as SLOTS
 from ziggurat.games.nakum.encode import tensor_size
+from ziggurat.games.nakum.heuristic import (
+    CRIPPLED,
+    HAND_VALUE,
+    HERITAGE_VALUE,
+    OFFER_WEIGHT,
+    START_VALUE,
+    WORKER_VALUE,
+)
 from ziggurat.games.nakum.rules import (
     BUY,
     CAMP,
@@ -699,6 +707,11 @@ def _apply(
 # the arrays of the batch (gs), one row per game
 (_SV, _PL, _OCC, _CUBES, _TILE_POS, _LAYOUT, _EXPLORER, _MSTATE, _OSTATE, _HOLDER, _BUYER, _MAKER, _QUEUE, _POOL,
  _KEYS) = range(15)  # fmt: skip
+# the greedy's scratch (one set for the batch): a copy of the position per level of its search (the move, then
+# up to three sub-decisions), each level's legal actions, the tied best moves; the tiles never change in a search
+(_G_SV, _G_PL, _G_OCC, _G_CUBES, _G_EXPLORER, _G_MSTATE, _G_OSTATE, _G_HOLDER, _G_QUEUE, _G_LEGAL, _G_BUYER,
+ _G_MAKER, _G_BEST) = range(15, 28)  # fmt: skip
+LEVELS = 4
 _PHASES = len(PHASE_NAMES)
 
 
@@ -731,6 +744,19 @@ def _new(conf: Config, count: int) -> tuple[Any, ...]:
         np.zeros((count, QUEUE), np.int64),
         np.zeros((count, pool), np.int32),
         np.zeros((count, p, 4), np.float64),
+        np.zeros((LEVELS, _STATE), np.int64),
+        np.zeros((LEVELS, p, _PLAYER), np.int64),
+        np.zeros((LEVELS, cfg[_SPACES]), np.int64),
+        np.zeros((LEVELS, NUM_TILES), np.int64),
+        np.zeros((LEVELS, NUM_TILES), np.int64),
+        np.zeros((LEVELS, cfg[_M]), np.int64),
+        np.zeros((LEVELS, cfg[_O]), np.int64),
+        np.zeros((LEVELS, cfg[_H]), np.int64),
+        np.zeros((LEVELS, QUEUE), np.int64),
+        np.zeros((LEVELS, cfg[_ACTIONS]), np.int32),
+        np.zeros(cfg[_M], np.int64),  # who bought, who made: written by a search, never read
+        np.zeros(cfg[_O], np.int64),
+        np.zeros(cfg[_ACTIONS], np.int32),
     )
 
 
@@ -937,6 +963,183 @@ def _step(conf: Config, core: Any, gs: Any, i: int, j: int, action: int) -> None
 
 
 @jit_inline
+def _value(cfg: np.ndarray, offers: np.ndarray, sv: np.ndarray, pl: np.ndarray, holder: np.ndarray,
+           ostate: np.ndarray, p: int) -> float:  # fmt: skip
+    """:func:`ziggurat.games.nakum.heuristic.value` for ``p`` (the same terms, summed in the same order)."""
+    m, s, k = pl[p, 0], pl[p, 1], pl[p, 2]
+    per0, per1, per2 = cfg[_PER], cfg[_PER + 1], cfg[_PER + 2]
+    storage = m // per0 + s // per1 + k // per2
+    score = float(pl[p, P_OFFER_POINTS] + pl[p, P_CARD_POINTS] + pl[p, P_TOKENS] + storage)
+    if sv[S_PHASE] == OVER:
+        return score
+    v = score - storage + m / per0 + s / per1 + k / per2
+    hand = pl[p, P_HAND]
+    if sv[S_END]:
+        return v + HAND_VALUE * hand
+    premium = 0.0
+    workers = pl[p, P_WORKERS]
+    if workers >= 2:  # no offering without two workers
+        for c in range(cfg[_O]):
+            if ostate[c] != UP:
+                continue
+            c0, c1, c2 = offers[c, 0], offers[c, 1], offers[c, 2]
+            gain = offers[c, _POINTS] - c0 / per0 - c1 / per1 - c2 / per2 - WORKER_VALUE * offers[c, _SACRIFICE]
+            total = c0 + c1 + c2
+            if gain > 0 and total:
+                covered = min(m, c0) + min(s, c1) + min(k, c2)
+                r = covered / total
+                bonus = OFFER_WEIGHT * gain * (r * r)
+                if bonus > premium:
+                    premium = bonus
+    v += premium
+    v += WORKER_VALUE * workers + HAND_VALUE * hand
+    if workers < 2:
+        v -= CRIPPLED
+    heritage = 0
+    for c in range(cfg[_H]):
+        if holder[c] == p:
+            heritage += 1
+    v += HERITAGE_VALUE * heritage
+    if sv[S_START] == p:
+        v += START_VALUE
+    return v
+
+
+@jit_leaf
+def _relative(conf: Config, gs: Any, lv: int, p: int) -> float:
+    """:func:`ziggurat.games.nakum.heuristic.relative_value` of search level ``lv`` for ``p``."""
+    cfg, offers = conf[0], conf[2]
+    sv, pl, holder, ostate = gs[_G_SV][lv], gs[_G_PL][lv], gs[_G_HOLDER][lv], gs[_G_OSTATE][lv]
+    best = -np.inf
+    for q in range(cfg[_P]):
+        if q != p:
+            best = max(best, _value(cfg, offers, sv, pl, holder, ostate, q))
+    return _value(cfg, offers, sv, pl, holder, ostate, p) - best
+
+
+@jit_inline
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    """``src`` into ``dst``, element by element (a leaf allocates nothing)."""
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@jit_leaf
+def _child(conf: Config, gs: Any, i: int, src: int, lv: int, p: int, action: int) -> None:
+    """Search level ``lv``: the position of level ``src`` (game ``i`` itself when ``src < 0``), ``p``'s ``action``
+    applied (no chance: a draw left pending makes the position one to value)."""
+    cfg, eff, offers = conf[0], conf[1], conf[2]
+    if src < 0:
+        sv0, pl0, occ0, cubes0, explorer0 = gs[_SV][i], gs[_PL][i], gs[_OCC][i], gs[_CUBES][i], gs[_EXPLORER][i]
+        mstate0, ostate0, holder0, queue0 = gs[_MSTATE][i], gs[_OSTATE][i], gs[_HOLDER][i], gs[_QUEUE][i]
+    else:
+        sv0, pl0, occ0, cubes0, explorer0 = (
+            gs[_G_SV][src],
+            gs[_G_PL][src],
+            gs[_G_OCC][src],
+            gs[_G_CUBES][src],
+            gs[_G_EXPLORER][src],
+        )
+        mstate0, ostate0, holder0, queue0 = (
+            gs[_G_MSTATE][src],
+            gs[_G_OSTATE][src],
+            gs[_G_HOLDER][src],
+            gs[_G_QUEUE][src],
+        )
+    sv, pl, occ, cubes, explorer = gs[_G_SV][lv], gs[_G_PL][lv], gs[_G_OCC][lv], gs[_G_CUBES][lv], gs[_G_EXPLORER][lv]
+    mstate, ostate, holder, queue = gs[_G_MSTATE][lv], gs[_G_OSTATE][lv], gs[_G_HOLDER][lv], gs[_G_QUEUE][lv]
+    _copy(sv0, sv)
+    for q in range(cfg[_P]):
+        _copy(pl0[q], pl[q])
+    _copy(occ0, occ)
+    _copy(cubes0, cubes)
+    _copy(explorer0, explorer)
+    _copy(mstate0, mstate)
+    _copy(ostate0, ostate)
+    _copy(holder0, holder)
+    _copy(queue0, queue)
+    if sv[S_PHASE] == HERITAGE_SETUP:
+        _choose(cfg, eff, sv, pl, holder, p, action - cfg[_A_HERITAGE])
+    else:
+        _apply(cfg, eff, offers, sv, pl, occ, cubes, explorer, mstate, ostate, holder, gs[_G_BUYER], gs[_G_MAKER],
+               queue, p, action)  # fmt: skip
+
+
+@jit_leaf
+def _expand(conf: Config, gs: Any, i: int, lv: int, p: int) -> int:
+    """``p``'s choices at search level ``lv`` into its legal row, if it is ``p``'s sub-decision (how many); -1:
+    a position to value (another player's turn, a draw, a placement, the end)."""
+    cfg, eff, offers, basics, options, cap = conf
+    sv = gs[_G_SV][lv]
+    phase = sv[S_PHASE]
+    sub = phase == CAMP or phase == BUY or phase == OFFER or phase == PLAY or phase == FAVOUR or phase == FREE
+    if not sub or sv[S_Q_LEN] > 0 or sv[S_TO_MOVE] != p:
+        return -1
+    return _legal(cfg, eff, offers, basics, options, cap, sv, gs[_G_PL][lv], gs[_G_OCC][lv], gs[_G_CUBES][lv],
+                  gs[_TILE_POS][i], gs[_LAYOUT][i], gs[_G_EXPLORER][lv], gs[_G_MSTATE][lv], gs[_G_OSTATE][lv],
+                  gs[_G_HOLDER][lv], p, gs[_G_LEGAL][lv])  # fmt: skip
+
+
+@jit_leaf
+def _best(conf: Config, gs: Any, i: int, p: int) -> float:
+    """:func:`ziggurat.games.nakum.heuristic._best` of search level 0 at depth 3 (its recursion unrolled)."""
+    n1 = _expand(conf, gs, i, 0, p)
+    if n1 < 0:
+        return _relative(conf, gs, 0, p)
+    v1 = -np.inf
+    for j1 in range(n1):
+        _child(conf, gs, i, 0, 1, p, gs[_G_LEGAL][0, j1])
+        n2 = _expand(conf, gs, i, 1, p)
+        if n2 < 0:
+            v1 = max(v1, _relative(conf, gs, 1, p))
+            continue
+        for j2 in range(n2):
+            _child(conf, gs, i, 1, 2, p, gs[_G_LEGAL][1, j2])
+            n3 = _expand(conf, gs, i, 2, p)
+            if n3 < 0:
+                v1 = max(v1, _relative(conf, gs, 2, p))
+                continue
+            for j3 in range(n3):
+                _child(conf, gs, i, 2, 3, p, gs[_G_LEGAL][2, j3])
+                v1 = max(v1, _relative(conf, gs, 3, p))
+    return v1
+
+
+@jit_leaf
+def _greedy(conf: Config, core: Any, gs: Any, i: int) -> int:
+    """:func:`ziggurat.games.nakum.heuristic.heuristic` for the player to decide: the legal index it plays.
+
+    Each legal action is applied to a copy and its sub-decisions are followed
+    (up to three deep) to the best :func:`_relative` value; ties (within 1e-9,
+    as the heuristic) are broken with the opponents' RNG. What it reads is
+    public but for the acting seat's own heritage hand: a search plays no
+    chance, so no deck is looked into; the other seats' hands count only by
+    their size. The last seat to choose at setup reveals everyone's hidden
+    choice in its copy, as the heuristic does, but another seat's card changes
+    only that seat's value, the same for every move compared.
+    """
+    n = core[NLEGAL][i]
+    if n == 1:
+        return 0
+    p = core[ACTOR][i]
+    legal = core[LEGAL][i]
+    best = gs[_G_BEST]
+    nbest = 0
+    best_value = -np.inf
+    for j in range(n):
+        _child(conf, gs, i, -1, 0, p, legal[j])
+        v = _best(conf, gs, i, p)
+        if v > best_value + 1e-9:
+            best_value = v
+            best[0] = j
+            nbest = 1
+        elif v > best_value - 1e-9:
+            best[nbest] = j
+            nbest += 1
+    return best[0] if nbest == 1 else best[below_at(core[ORNG], i, nbest)]
+
+
+@jit_inline
 def _who(out: np.ndarray, at: int, mask: int, nplayers: int) -> None:
     """The players of the bit set ``mask`` as flags at ``out[at:]``."""
     for q in range(nplayers):
@@ -1081,12 +1284,12 @@ def _trace(conf: Config, seed: np.uint64) -> tuple[Any, ...]:
 
 @jit
 def _vreset(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
-    loops.vreset(_reset, _step, _encode, conf, core, gs, base, seat, obs, mask)
+    loops.vreset_with(_reset, _step, _encode, _greedy, conf, core, gs, base, seat, obs, mask)
 
 
 @jit_leaf
 def _vstep(conf: Config, core: Any, gs: Any, base: np.uint64, seat: int, out: tuple[np.ndarray, ...]) -> int:
-    return loops.vstep(_reset, _step, _encode, conf, core, gs, base, seat, out)
+    return loops.vstep_with(_reset, _step, _encode, _greedy, conf, core, gs, base, seat, out)
 
 
 def play(config: Config, seeds: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -1099,4 +1302,4 @@ def trace(config: Config, seed: int) -> tuple[object, ...]:
     return _trace(config, np.uint64(seed))
 
 
-KERNEL = GameKernel("nakum", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep))
+KERNEL = GameKernel("nakum", unsupported, prepare, play, trace, StepKernel(_dims, _new, _vreset, _vstep, greedy=True))
