@@ -148,21 +148,9 @@ def tensor(game: Game, view: Mapping[str, Any]) -> list[float]:
     return out
 
 
-def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]:
-    """:func:`tensor` for ``game`` as a writer into a zeroed float32 buffer (see ``GameEntry.tensor_writer``).
-
-    Offsets and the card indices are worked out once; each call gathers the
-    non-zero (index, value) pairs, valued exactly as :func:`tensor` values
-    them, and stores them with one NumPy assignment.
-    """
-    assert isinstance(game, NakumGame)
-    c = game.content
-    nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
-    market_index = {m.id: i for i, m in enumerate(c.market)}
-    offer_index = {o.id: i for i, o in enumerate(c.offerings)}
-    heritage_index = {h.id: i for i, h in enumerate(c.heritage)}
-    tile_index = game.tile_index
-    phase_index = {name: i for i, name in reversed(list(enumerate(PHASE_NAMES)))}  # the first, as .index finds
+def _offsets(nm: int, no: int, nh: int) -> tuple[int, ...]:
+    """Where each part of :func:`tensor` begins (and two widths), for ``nm`` market, ``no`` offering and ``nh``
+    heritage cards: what both writers index by."""
     round_at = len(PHASE_NAMES)
     viewer_at = round_at + 1
     to_move_at = viewer_at + P
@@ -183,6 +171,29 @@ def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]
     players_at = decks_at + 2
     per_player = 9 + no + nm + nh
     hand_at = players_at + P * per_player
+    return (round_at, viewer_at, to_move_at, start_at, end_at, positions_at, position, tiles_at, tile_width,
+            pyramid_at, pituk_at, used_at, start_space_at, grow_at, market_at, offers_at, decks_at, players_at,
+            per_player, hand_at)  # fmt: skip
+
+
+def tensor_writer(game: Game) -> Callable[[Mapping[str, Any], np.ndarray], None]:
+    """:func:`tensor` for ``game`` as a writer into a zeroed float32 buffer (see ``GameEntry.tensor_writer``).
+
+    Offsets and the card indices are worked out once; each call gathers the
+    non-zero (index, value) pairs, valued exactly as :func:`tensor` values
+    them, and stores them with one NumPy assignment.
+    """
+    assert isinstance(game, NakumGame)
+    c = game.content
+    nm, no, nh = len(c.market), len(c.offerings), len(c.heritage)
+    market_index = {m.id: i for i, m in enumerate(c.market)}
+    offer_index = {o.id: i for i, o in enumerate(c.offerings)}
+    heritage_index = {h.id: i for i, h in enumerate(c.heritage)}
+    tile_index = game.tile_index
+    phase_index = {name: i for i, name in reversed(list(enumerate(PHASE_NAMES)))}  # the first, as .index finds
+    (round_at, viewer_at, to_move_at, start_at, end_at, positions_at, position, tiles_at, tile_width, pyramid_at,
+     pituk_at, used_at, start_space_at, grow_at, market_at, offers_at, decks_at, players_at, per_player,
+     hand_at) = _offsets(nm, no, nh)  # fmt: skip
     market_scale = max(1, nm)
     offer_scale = max(1, no)
 
@@ -311,26 +322,9 @@ def state_tensor_writer(game: Game) -> Callable[[State, int | None, np.ndarray],
     phase_col = [phase_index[name] for name in PHASE_NAMES]
     n = game.num_players
     seats = range(min(n, P))
-    round_at = len(PHASE_NAMES)
-    viewer_at = round_at + 1
-    to_move_at = viewer_at + P
-    start_at = to_move_at + P
-    end_at = start_at + P
-    positions_at = end_at + 1
-    position = 1 + P + NUM_TILES
-    tiles_at = positions_at + NUM_TILES * position
-    tile_width = MAX_BASICS * P + P + 1 + MAX_OPTIONS
-    pyramid_at = tiles_at + NUM_TILES * tile_width
-    pituk_at = pyramid_at + P
-    used_at = pituk_at + P
-    start_space_at = used_at + 2
-    grow_at = start_space_at + P
-    market_at = grow_at + P
-    offers_at = market_at + nm
-    decks_at = offers_at + no
-    players_at = decks_at + 2
-    per_player = 9 + no + nm + nh
-    hand_at = players_at + P * per_player
+    (round_at, viewer_at, to_move_at, start_at, end_at, positions_at, position, tiles_at, tile_width, pyramid_at,
+     pituk_at, used_at, start_space_at, grow_at, market_at, offers_at, decks_at, players_at, per_player,
+     hand_at) = _offsets(nm, no, nh)  # fmt: skip
     market_scale = max(1, nm)
     offer_scale = max(1, no)
     maize, skins, masks = game.limits
