@@ -16,9 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.interop.cases import CASES, case_id
-from ziggurat.core.errors import ConfigError
-from ziggurat.core.game import CHANCE, Game, State
+from tests.interop.cases import CASES, case_id, option_cases, random_step
+from ziggurat.core.game import Game, State
 from ziggurat.core.registry import game_ids, get_game, make_game
 from ziggurat.interop.encoding import encode_array, encode_state, encode_state_into, tensor_size
 
@@ -30,50 +29,13 @@ HIDING = {"kuhnah", "kukulkan", "lucent", "nakum"}
 OPEN = {"pyramix"}
 
 
-# numeric options that change the encoding's scales and sizes (jade, rounds, box, colours)
-NUMERIC_OPTIONS: list[tuple[str, int, dict[str, Any]]] = [
-    ("kuhnah", 4, {"start-jade": 3, "jade-points": 2}),
-    ("pyramix", 3, {"ankhs": 7, "cobras": 8, "eye-points": 5}),
-    ("lucent", 3, {"colours": 4, "gems": 7}),
-    ("kukulkan", 3, {"max-rounds": 8}),
-    ("kukulkan", 2, {"block-points": 2, "axis-bonus": 5}),
-    ("nakum", 3, {"max-rounds": 6, "start-workers": 3}),
-]
-
-
-def _option_cases() -> list[tuple[str, int, dict[str, Any]]]:
-    """Each game at its smallest and largest count with each boolean option flipped alone, and the numeric ones."""
-    cases = []
-    for gid in GAMES:
-        spec = get_game(gid).game_class.spec
-        for option in spec.options:
-            if option.kind != "bool":
-                continue
-            for players in sorted({spec.min_players, spec.max_players}):
-                options = {option.name: not option.default}
-                try:
-                    make_game(gid, players, options)
-                except ConfigError:  # an option this player count does not allow
-                    continue
-                cases.append((gid, players, options))
-    return cases + [case for case in NUMERIC_OPTIONS if case[0] in GAMES]
-
-
-def _step(state: State, rng: random.Random) -> None:
-    if state.current_player() == CHANCE:
-        state.apply_action(state.sample_chance(rng), CHANCE)
-        return
-    for p in state.players_to_move():
-        state.apply_action(rng.choice(state.legal_actions(p)), p)
-
-
 def _states(game: Game, seed: int) -> list[State]:
     """Every state of one seeded random game, start to end."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     out = [state.clone()]
     while not state.is_terminal():
-        _step(state, rng)
+        random_step(state, rng)
         out.append(state.clone())
     return out
 
@@ -102,7 +64,7 @@ def test_state_encoding_equals_the_view_encoding_at_every_step(case: tuple[str, 
         _check_equal(game, seed)
 
 
-@pytest.mark.parametrize("case", _option_cases(), ids=lambda c: f"{c[0]}-{c[1]}p-{'-'.join(c[2])}")
+@pytest.mark.parametrize("case", option_cases(GAMES), ids=lambda c: f"{c[0]}-{c[1]}p-{'-'.join(c[2])}")
 def test_state_encoding_equals_the_view_encoding_with_each_option(case: tuple[str, int, dict[str, Any]]) -> None:
     gid, players, options = case
     _check_equal(make_game(gid, players, options), seed=5)

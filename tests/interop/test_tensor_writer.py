@@ -16,51 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.interop.cases import CASES, case_id
+from tests.interop.cases import CASES, case_id, option_cases, random_step
 from ziggurat.core import registry
-from ziggurat.core.errors import ConfigError
-from ziggurat.core.game import CHANCE, Game, State
+from ziggurat.core.game import Game
 from ziggurat.core.registry import game_ids, get_game, make_game
 from ziggurat.interop.encoding import encode_array, encode_into, encode_view, tensor_size
 
-# numeric options that change the encoding's scales and sizes (jade, rounds, box, colours)
-NUMERIC_OPTIONS: list[tuple[str, int, dict[str, Any]]] = [
-    ("kuhnah", 4, {"start-jade": 3, "jade-points": 2}),
-    ("pyramix", 3, {"ankhs": 7, "cobras": 8, "eye-points": 5}),
-    ("lucent", 3, {"colours": 4, "gems": 7}),
-    ("kukulkan", 3, {"max-rounds": 8}),
-    ("kukulkan", 2, {"block-points": 2, "axis-bonus": 5}),
-    ("nakum", 3, {"max-rounds": 6, "start-workers": 3}),
-]
-
-
 GAMES = sorted(game_ids())
-
-
-def _option_cases() -> list[tuple[str, int, dict[str, Any]]]:
-    """Each game at its smallest and largest count with each boolean option flipped alone, and the numeric ones."""
-    cases = []
-    for gid in GAMES:
-        spec = get_game(gid).game_class.spec
-        for option in spec.options:
-            if option.kind != "bool":
-                continue
-            for players in sorted({spec.min_players, spec.max_players}):
-                options = {option.name: not option.default}
-                try:
-                    make_game(gid, players, options)
-                except ConfigError:  # an option this player count does not allow
-                    continue
-                cases.append((gid, players, options))
-    return cases + [case for case in NUMERIC_OPTIONS if case[0] in GAMES]
-
-
-def _step(state: State, rng: random.Random) -> None:
-    if state.current_player() == CHANCE:
-        state.apply_action(state.sample_chance(rng), CHANCE)
-        return
-    for p in state.players_to_move():
-        state.apply_action(rng.choice(state.legal_actions(p)), p)
 
 
 def _check_game(game: Game, seed: int) -> int:
@@ -83,7 +45,7 @@ def _check_game(game: Game, seed: int) -> int:
             )
         if state.is_terminal():
             return steps
-        _step(state, rng)
+        random_step(state, rng)
         steps += 1
 
 
@@ -100,7 +62,7 @@ def test_the_writer_equals_the_list_hook_at_every_step(case: tuple[str, int]) ->
         assert _check_game(game, seed) > 0
 
 
-@pytest.mark.parametrize("case", _option_cases(), ids=lambda c: f"{c[0]}-{c[1]}p-{'-'.join(c[2])}")
+@pytest.mark.parametrize("case", option_cases(GAMES), ids=lambda c: f"{c[0]}-{c[1]}p-{'-'.join(c[2])}")
 def test_the_writer_equals_the_list_hook_with_each_option(case: tuple[str, int, dict[str, Any]]) -> None:
     gid, players, options = case
     assert _check_game(make_game(gid, players, options), seed=11) > 0
@@ -121,7 +83,7 @@ def test_encode_into_overwrites_every_value_of_the_buffer(gid: str) -> None:
     for _ in range(30):
         if state.is_terminal():
             break
-        _step(state, rng)
+        random_step(state, rng)
     view = state.view(0)
     out = np.full(tensor_size(game), 7.0, np.float32)  # stale values from elsewhere
     encode_into(game, view, out)
