@@ -714,7 +714,7 @@ class State(ABC):
         """
         other = self._copy()
         other.history = self.history.copy()
-        other._from_start = getattr(self, "_from_start", True)
+        other._from_start = self._from_start
         other._legal = None
         return other
 
@@ -727,7 +727,7 @@ class State(ABC):
         made since, :meth:`to_json` saves the position with no history, and it
         has no game record.
         """
-        return getattr(self, "_from_start", True)
+        return self._from_start
 
     def scores(self) -> tuple[float, ...]:
         """The game's own final scores; raises NotOverError before the end."""
