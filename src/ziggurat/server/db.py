@@ -11,6 +11,8 @@ The schema is created and upgraded by Alembic
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    make_url,
 )
 from sqlalchemy import false as sa_false
 
@@ -189,15 +192,139 @@ def normalise_url(url: str) -> str:
     return url
 
 
+SQLITE_WAIT = 30.0
+"""Seconds a SQLite writer waits for the database before "database is locked" (in the process and out)."""
+
+_DML = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+class _WriterCursor(sqlite3.Cursor):
+    """A cursor that takes its connection's process-wide write lock before a statement that writes."""
+
+    connection: SerialWriteConnection
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _WriterCursor:
+        took = self.connection._lock_for(sql)
+        try:
+            super().execute(sql, parameters)
+            return self
+        finally:
+            self.connection._unlock_if_done(took)
+
+    def executemany(self, sql: str, seq_of_parameters: Any, /) -> _WriterCursor:
+        took = self.connection._lock_for(sql)
+        try:
+            super().executemany(sql, seq_of_parameters)
+            return self
+        finally:
+            self.connection._unlock_if_done(took)
+
+
+class SerialWriteConnection(sqlite3.Connection):
+    """A SQLite connection whose write transactions, in one process, take turns on a Python lock.
+
+    SQLite lets one connection write at a time. A connection that finds the database locked
+    retries in SQLite's busy handler, which sleeps 1, 2, 5, 10, ... up to 100 ms between tries:
+    a server's threads writing at once (the move log's group commits, tables being created,
+    the throttles' counters) then wait far longer than the writes take, and a move's commit
+    could wait a few hundred milliseconds (the p99 of ``benchmarks/server.py``). Here a
+    connection takes the process's lock before its first writing statement (where Python's
+    ``sqlite3`` begins the transaction) and gives it back when the transaction ends, so a
+    writer waits only as long as the one before it writes, and wakes as soon as it is done.
+    Another process still meets the busy handler (``SQLITE_WAIT`` seconds).
+    """
+
+    write_lock: threading.Lock = threading.Lock()  # replaced per engine by make_engine
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._holds_write = False
+
+    def cursor(self, factory: Any = None) -> sqlite3.Cursor:  # type: ignore[override]
+        """A cursor that takes the write lock when it writes."""
+        return super().cursor(factory or _WriterCursor)
+
+    # sqlite3's shortcuts run their statement in C, past the cursor's methods: route them through one
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        """``cursor().execute(...)``, taking the write lock when it writes."""
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql: str, seq_of_parameters: Any, /) -> sqlite3.Cursor:
+        """``cursor().executemany(...)``, taking the write lock when it writes."""
+        return self.cursor().executemany(sql, seq_of_parameters)
+
+    def _lock_for(self, sql: str) -> bool:
+        if self._holds_write or not sql.lstrip()[:7].upper().startswith(_DML):
+            return False
+        if not self.write_lock.acquire(timeout=SQLITE_WAIT):
+            raise sqlite3.OperationalError("database is locked (another writer of this process held it)")
+        self._holds_write = True
+        return True
+
+    def _unlock_if_done(self, took: bool) -> None:
+        # a statement that wrote outside a transaction (or failed before one began) holds nothing after it
+        if took and not self.in_transaction:
+            self._release()
+
+    def _release(self) -> None:
+        if self._holds_write:
+            self._holds_write = False
+            self.write_lock.release()
+
+    def commit(self) -> None:
+        """Commit, then let the next writer in."""
+        try:
+            super().commit()
+        finally:
+            if not self.in_transaction:
+                self._release()
+
+    def rollback(self) -> None:
+        """Roll back, then let the next writer in."""
+        try:
+            super().rollback()
+        finally:
+            if not self.in_transaction:
+                self._release()
+
+    def close(self) -> None:
+        """Close (a transaction still open is rolled back by SQLite) and let the next writer in."""
+        try:
+            super().close()
+        finally:
+            self._release()
+
+
+_factories: dict[str, type[SerialWriteConnection]] = {}
+_factories_lock = threading.Lock()
+
+
+def _serial_factory(url: str) -> type[SerialWriteConnection]:
+    """The connection class of one SQLite database: one write lock per database file in the process."""
+    database = make_url(url).database or ""
+    if database in ("", ":memory:") or database.startswith("file:"):  # its own database, or one we can't name
+        return type("SerialWriteConnection", (SerialWriteConnection,), {"write_lock": threading.Lock()})
+    key = str(Path(database).resolve())
+    with _factories_lock:
+        factory = _factories.get(key)
+        if factory is None:
+            factory = type("SerialWriteConnection", (SerialWriteConnection,), {"write_lock": threading.Lock()})
+            _factories[key] = factory
+        return factory
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, NORMAL sync, a busy timeout and foreign keys.
+    """An engine for ``url``; SQLite gets WAL, NORMAL sync, a busy timeout, foreign keys and
+    write transactions that take turns within the process (:class:`SerialWriteConnection`).
 
     In WAL mode a committed transaction survives the process being killed (only a
     power cut can lose the last commits with ``synchronous=NORMAL``).
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+        factory = _serial_factory(url)
+        connect_args = {"check_same_thread": False, "timeout": SQLITE_WAIT, "factory": factory}
+        engine = create_engine(url, connect_args=connect_args, **kwargs)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -205,7 +332,7 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={int(SQLITE_WAIT * 1000)}")
             cur.close()
 
         return engine
