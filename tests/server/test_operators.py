@@ -17,6 +17,7 @@ import websockets
 from tests.server.pg import free_port
 from tests.server.util import LiveServer, bearer
 from tests.server.wire import Socket
+from ziggurat.server.observe import Percentiles, watch_loop_lag
 
 H = {"X-Ziggurat": "1"}
 PASSWORD = "correct horse battery"
@@ -140,8 +141,13 @@ def test_metrics_on_a_private_listener_and_json_logs(tmp_path: Path, live_server
         "ziggurat_bot_thinking_seconds_bucket",
         "ziggurat_logins_total",
         "ziggurat_websocket_connections",
+        "ziggurat_log_wait_seconds_bucket",
+        "ziggurat_event_loop_lag_seconds_bucket",
     ):
         assert name in text, name
+    timings = httpx.get(server.url + "/api/metrics").json()
+    assert timings["latency_ms"]["n"] >= 3 and timings["log_wait_ms"]["n"] >= 6  # the person's moves, the bot's
+    assert timings["loop_lag_ms"]["n"] >= 1 and timings["log_wait_ms"]["max"] < 30_000
     assert 'ziggurat_moves_total{by="person"}' in text and 'outcome="wrong"' in text
     assert httpx.get(server.url + "/metrics").status_code == 404  # not on the site's own port
     time.sleep(0.3)
@@ -154,3 +160,21 @@ def test_metrics_on_a_private_listener_and_json_logs(tmp_path: Path, live_server
     assert {m["by"] for m in moves} == {"person", "bot"} and all(m["table"] == table for m in moves)
     raw = log.read_text()
     assert token not in raw and "wrong" not in raw and "action" not in raw  # no secret, password or choice
+
+
+def test_the_event_loop_lag_is_what_a_blocked_loop_made_a_timer_wait() -> None:
+    kept = Percentiles()
+
+    async def run() -> None:
+        watcher = asyncio.create_task(watch_loop_lag(kept, every=0.02))
+        await asyncio.sleep(0.1)
+        time.sleep(0.3)  # the loop is blocked: the watcher's timer is late by about that much
+        await asyncio.sleep(0.1)
+        watcher.cancel()
+
+    asyncio.run(run())
+    summary = kept.summary()
+    n, worst, median = summary["n"], summary["max"], summary["p50"]
+    assert n is not None and n >= 4
+    assert worst is not None and worst >= 250
+    assert median is not None and median < 250  # the other wake-ups were on time

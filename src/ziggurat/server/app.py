@@ -62,7 +62,7 @@ from ziggurat.server.live import LiveTable
 from ziggurat.server.mail import MailSettings, parse_smtp, your_turn
 from ziggurat.server.mail import send as send_mail
 from ziggurat.server.notify import Listener, RedisPublisher
-from ziggurat.server.observe import LOGINS, REFUSALS, RequestLog
+from ziggurat.server.observe import LOGINS, REFUSALS, RequestLog, watch_loop_lag
 from ziggurat.server.ratings import Ratings
 from ziggurat.server.records import full_record, replay_step, seat_record
 from ziggurat.server.security import SecurityHeaders, same_site
@@ -468,10 +468,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweep = asyncio.create_task(_sweep(server.service, settings.cache_idle))
         expire = asyncio.create_task(_expire(server.service))
         watch = asyncio.create_task(server.watch())
+        lag = asyncio.create_task(watch_loop_lag(server.service.loop_lag))
         try:
             yield
         finally:
-            for task in (resume, sweep, expire, watch):
+            for task in (resume, sweep, expire, watch, lag):
                 task.cancel()
             if listener is not None:
                 await asyncio.to_thread(listener.stop)

@@ -2,10 +2,11 @@
 
 **Metrics** (``prometheus-client``): moves and their latency, HTTP requests by route and status, refusals
 by error code, open WebSocket connections, jobs done and failed, bots' thinking time, log-ins and how they
-went, tables in memory. ``ziggurat serve --prometheus 127.0.0.1:9100`` serves them on a listener of their
-own, which an operator keeps private (loopback by default, never the public port). With several server
-processes every process writes its numbers to a shared folder (``PROMETHEUS_MULTIPROC_DIR``, set by
-``serve``) and the listener adds them up.
+went, tables in memory; and the two places a slow move's time goes: waiting for the database (the move
+log's commit) and waiting for the event loop (its lag: a busy or blocked process). ``ziggurat serve
+--prometheus 127.0.0.1:9100`` serves them on a listener of their own, which an operator keeps private
+(loopback by default, never the public port). With several server processes every process writes its
+numbers to a shared folder (``PROMETHEUS_MULTIPROC_DIR``, set by ``serve``) and the listener adds them up.
 
 **Logs**: ``ziggurat serve --log-format json`` writes one JSON object per line: one per HTTP request
 (method, route, path, status, milliseconds, client address), one per move (table, seq, seat, who moved,
@@ -15,6 +16,7 @@ string, no request body, no secret, no action (a move's choice may be hidden fro
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -71,9 +73,64 @@ BOT_SECONDS = Histogram(
     buckets=THINKING_BUCKETS,
     registry=REGISTRY,
 )
+LOG_WAIT_SECONDS = Histogram(
+    "ziggurat_log_wait_seconds",
+    "A move group's wait for the database: from being handed to the log writer until its commit",
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
+LOOP_LAG_SECONDS = Histogram(
+    "ziggurat_event_loop_lag_seconds",
+    "How late the event loop ran a timer: the time it spent on other work (or blocked) before it",
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
 LOGINS = Counter(
     "ziggurat_logins", "Log-in attempts, by outcome (ok, wrong, throttled)", ["outcome"], registry=REGISTRY
 )
+
+
+class Percentiles:
+    """The last ``keep`` values of a timing, for ``/api/metrics`` (a load test's percentiles); bounded."""
+
+    def __init__(self, keep: int = 200_000):
+        self.keep = keep
+        self.values: list[float] = []
+
+    def add(self, seconds: float) -> None:
+        """Keep one more value (the oldest half goes when full)."""
+        self.values.append(seconds)
+        if len(self.values) > self.keep:
+            del self.values[: self.keep // 2]
+
+    def clear(self) -> None:
+        """Forget every value."""
+        self.values.clear()
+
+    def summary(self) -> dict[str, float | int | None]:
+        """Count, p50, p90, p99 and max in milliseconds (None when empty)."""
+        values = sorted(self.values)
+
+        def pct(q: float) -> float | None:
+            return round(values[min(len(values) - 1, int(q * len(values)))] * 1000, 3) if values else None
+
+        return {"n": len(values), "p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99), "max": pct(1.0)}
+
+
+async def watch_loop_lag(kept: Percentiles, every: float = 0.05) -> None:
+    """Measure, every ``every`` seconds, how much later than asked the event loop woke this task.
+
+    Any lateness is time the loop spent elsewhere: on other tasks (a busy process) or blocked (a slow
+    call, a collector pass, the interpreter lock held by another thread). A move's latency that the
+    database's wait does not explain shows here. Runs until cancelled.
+    """
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time() + every
+        await asyncio.sleep(every)
+        lag = max(0.0, loop.time() - asked)
+        LOOP_LAG_SECONDS.observe(lag)
+        kept.add(lag)
 
 
 def serve_metrics(address: str) -> None:

@@ -28,7 +28,7 @@ from ziggurat.core.i18n import N_, Message, Plural, Translator
 from ziggurat.core.params import is_printed
 from ziggurat.server.limits import Limits, Throttle, a_wait
 from ziggurat.server.live import LiveTable, TableBroken, shared_game
-from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, move_logged
+from ziggurat.server.observe import MOVE_SECONDS, TABLES_CACHED, Percentiles, move_logged
 from ziggurat.server.security import hash_token, new_seed, new_table_id, new_token, token_matches
 from ziggurat.server.store import LogWriter, Row, SeatRecord, Store, TableRecord, now
 
@@ -267,7 +267,8 @@ class TableService:
         # notices naming a table while it was being loaded: its snapshot may be older than they are
         self._missed: dict[str, list[str]] = {}
         self.listeners: list[Any] = []  # the hub and the bots: changed(table, timer) and holds(table_id)
-        self.latencies: list[float] = []
+        self.latencies = Percentiles()  # each move's, from its arrival until every audience was sent it
+        self.loop_lag = Percentiles()  # filled by observe.watch_loop_lag while the server runs
         self.moves_applied = 0
         self.conflicts = 0  # appends refused by the database (another process wrote that seq first)
         self.now = now  # the server's clock (UTC); tests replace it to make time pass
@@ -1049,29 +1050,28 @@ class TableService:
     def record_latency(self, seconds: float) -> None:
         """Keep the time from a move's arrival until every audience was sent its result."""
         MOVE_SECONDS.observe(seconds)
-        self.latencies.append(seconds)
-        if len(self.latencies) > 200_000:
-            del self.latencies[:100_000]
+        self.latencies.add(seconds)
 
     def metrics(self) -> dict[str, Any]:
-        """Counters and move latency percentiles (milliseconds) since the start or the last reset."""
-        lat = sorted(self.latencies)
-
-        def pct(q: float) -> float | None:
-            return round(lat[min(len(lat) - 1, int(q * len(lat)))] * 1000, 3) if lat else None
-
+        """Counters, and percentiles (milliseconds) since the start or the last reset: the moves' latency,
+        and where a slow one's time went: its wait for the database (``log_wait_ms``, from the log
+        writer's hand-over to the commit) and the event loop's lag (``loop_lag_ms``)."""
         return {
             "moves": self.moves_applied,
             "conflicts": self.conflicts,
             "tables_cached": len(self.tables),
             "log_commits": self.writer.commits,
             "log_groups": self.writer.groups,
-            "latency_ms": {"n": len(lat), "p50": pct(0.50), "p90": pct(0.90), "p99": pct(0.99), "max": pct(1.0)},
+            "latency_ms": self.latencies.summary(),
+            "log_wait_ms": self.writer.waits.summary(),
+            "loop_lag_ms": self.loop_lag.summary(),
         }
 
     def reset_metrics(self) -> None:
-        """Forget the latencies measured so far."""
+        """Forget the timings measured so far."""
         self.latencies.clear()
+        self.writer.waits.clear()
+        self.loop_lag.clear()
 
     # ---------------------------------------------------------------- startup
     async def resume(self) -> int:

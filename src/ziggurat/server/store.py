@@ -15,6 +15,7 @@ import datetime as dt
 import logging
 import queue
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -24,6 +25,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ziggurat.server.db import jobs, moves, seats, tables
 from ziggurat.server.notify import Publisher, notice_sql, notices_sql
+from ziggurat.server.observe import LOG_WAIT_SECONDS, Percentiles
 
 log = logging.getLogger("ziggurat.server")
 
@@ -548,6 +550,7 @@ class _Pending:
     rows: Sequence[Row]
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[bool]
+    queued: float = 0.0  # perf_counter() when handed to the writer
 
 
 class LogWriter:
@@ -585,12 +588,13 @@ class LogWriter:
         self._thread.start()
         self.commits = 0
         self.groups = 0
+        self.waits = Percentiles()  # each group's wait, from append() to its commit (what a move waits)
 
     async def append(self, table_id: str, rows: Sequence[Row]) -> bool:
         """Write ``rows`` (one move group of a table) in order; see the class docstring."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bool] = loop.create_future()
-        self._queue.put(_Pending(table_id, rows, loop, future))
+        self._queue.put(_Pending(table_id, rows, loop, future, time.perf_counter()))
         return await future
 
     def close(self) -> None:
@@ -661,6 +665,11 @@ class LogWriter:
                 cur.close()
             self.commits += 1
             self.groups += len(batch)
+            committed = time.perf_counter()
+            for item in batch:
+                wait = committed - item.queued
+                self.waits.add(wait)
+                LOG_WAIT_SECONDS.observe(wait)
         except Exception as exc:  # the database is gone or refused the batch: every waiter hears it
             log.exception("writing %d move groups failed", len(batch))
             if self._connection is not None:
