@@ -10,7 +10,10 @@ every connection of the table it holds, p50/p99), the mover's round trip (send
 -> acknowledgement) and "everyone" (send -> the last connection of the table,
 players and spectator, has the move), and the CPU time per move of the server
 processes (``cpu ms/mv``) and of the load generator itself (``gen ms/mv``: it
-shares the machine's cores, so what it spends is taken from the server).
+shares the machine's cores, so what it spends is taken from the server). Two more
+columns say where a slow move's time went: ``db wait p99``, a move group's wait for
+the database (from the log writer's hand-over to its commit), and ``loop lag p99``,
+how late the server's event loop ran a timer (a busy or blocked process).
 
 The load generator is made to cost little while measuring the same thing: every
 seat and spectator has its own real socket with compression as configured, and
@@ -179,7 +182,9 @@ class Bench:
         bot_tables: int = 0,
         bot: str = "ismcts:1",
         pids: list[int] | None = None,
+        stagger: float = 0.0,
     ):
+        self.stagger = stagger
         self.ports = ports
         self.pids = pids or []
         self.bot_tables = bot_tables
@@ -214,7 +219,9 @@ class Bench:
         self.tasks.add(task)  # type: ignore[arg-type]
         task.add_done_callback(self.tasks.discard)  # type: ignore[arg-type]
 
-    async def new_table(self) -> None:
+    async def new_table(self, delay: float = 0.0) -> None:
+        if delay:
+            await asyncio.sleep(delay)
         # table k is created on process k, and its connections go to processes k, k+1, ... in turn
         k = self.created
         self.created += 1
@@ -255,8 +262,11 @@ class Bench:
     async def run(self) -> dict[str, float]:
         if self.bot_tables:
             self._spawn(asyncio.ensure_future(self.bots_only()))
-        await asyncio.gather(*(self.new_table() for _ in range(self.tables)))
-        await asyncio.sleep(1.0)  # warm up, then measure
+        # tables started together also end together, every few seconds a wave of games ending and new
+        # tables joining at once; --stagger spreads the starts over that many seconds (then the warm-up)
+        for k in range(self.tables):
+            self._spawn(asyncio.ensure_future(self.new_table(delay=self.stagger * k / self.tables)))
+        await asyncio.sleep(self.stagger + 1.0)  # warm up, then measure
         for client in self.clients:
             await client.post("/api/metrics/reset")
         start_moves, start, start_cpu = self.moves, time.perf_counter(), cpu_seconds(self.pids)
@@ -284,6 +294,8 @@ class Bench:
             "gen_ms_per_move": 1000 * generated / moves if moves else float("nan"),
             "server_p50_ms": max(m["latency_ms"]["p50"] for m in metrics),
             "server_p99_ms": max(m["latency_ms"]["p99"] for m in metrics),
+            "wait_p99_ms": max(m["log_wait_ms"]["p99"] or 0.0 for m in metrics),
+            "lag_p99_ms": max(m["loop_lag_ms"]["p99"] or 0.0 for m in metrics),
             "rtt_p50_ms": percentile(rtts, 0.5),
             "rtt_p99_ms": percentile(rtts, 0.99),
             "all_p50_ms": percentile(everyone, 0.5),
@@ -340,6 +352,12 @@ def main() -> None:
         nargs="+",
         help="seconds a player waits before moving (0: as fast as possible; 0.15: about 1,300 moves/s offered)",
     )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="seconds over which the tables' starts are spread (0: all at once, so their games end in waves)",
+    )
     parser.add_argument("--bot-tables", type=int, default=0, help="tables of bots only played meanwhile")
     parser.add_argument("--bot", default="ismcts:1", help="the bot at every seat of those tables")
     parser.add_argument(
@@ -361,6 +379,7 @@ def main() -> None:
         f"{'database':<11} {'bus':<6} {'procs':>5} {'zip':>3} {'think':>5} {'moves/s':>8}"
         f" {'cpu ms/mv':>9} {'gen ms/mv':>9} {'server p50':>10} {'p99 (ms)':>9}"
         f" {'rtt p50':>8} {'p99 (ms)':>9} {'all p50':>8} {'p99 (ms)':>9} games"
+        f" {'db wait p99':>11} {'loop lag p99':>12}"
     )
     runs = [
         (k, b, n, z, t)
@@ -402,6 +421,7 @@ def main() -> None:
                 args.bot_tables,
                 args.bot,
                 [s.proc.pid for s in servers if s.proc is not None],
+                args.stagger,
             )
             r = asyncio.run(bench.run())
         finally:
@@ -416,6 +436,7 @@ def main() -> None:
             f" {r['cpu_ms_per_move']:>9.3f} {r['gen_ms_per_move']:>9.3f} {r['server_p50_ms']:>10.2f}"
             f" {r['server_p99_ms']:>9.2f} {r['rtt_p50_ms']:>8.2f} {r['rtt_p99_ms']:>9.2f}"
             f" {r['all_p50_ms']:>8.2f} {r['all_p99_ms']:>9.2f} {r['games']:>5}"
+            f" {r['wait_p99_ms']:>11.2f} {r['lag_p99_ms']:>12.2f}"
             f"   (errors {r['errors']}, {r['groups']} moves in {r['commits']} commits"
             + (f"; {r['bot_games']} bot-only games meanwhile)" if args.bot_tables else ")")
         )
