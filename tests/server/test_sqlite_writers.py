@@ -9,6 +9,7 @@ is locked" instead of waiting its turn.
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 import time
@@ -167,3 +168,17 @@ def test_a_writer_held_up_too_long_gets_database_is_locked(engine: Engine, monke
     first.commit()
     second.execute("INSERT INTO t VALUES (2, 'b')")
     second.commit()
+
+
+def test_a_connection_dropped_mid_transaction_lets_the_next_writer_in(engine: Engine) -> None:
+    factory = type(raw(engine))
+    dropped = factory(str(Path(engine.url.database or "").resolve()), check_same_thread=False)
+    dropped.execute("INSERT INTO t VALUES (1, 'a')")
+    assert factory.write_lock.locked()
+    del dropped  # never closed: SQLite rolls its transaction back when it is freed
+    gc.collect()
+    assert not factory.write_lock.locked()
+    other = raw(engine)
+    other.execute("INSERT INTO t VALUES (2, 'b')")
+    other.commit()
+    assert other.execute("SELECT k FROM t").fetchall() == [(2,)]

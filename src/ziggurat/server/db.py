@@ -294,6 +294,11 @@ class SerialWriteConnection(sqlite3.Connection):
         finally:
             self._release()
 
+    def __del__(self) -> None:
+        # a connection dropped without close() (its transaction dies with it) must not keep the lock
+        if getattr(self, "_holds_write", False):
+            self._release()
+
 
 _factories: dict[str, type[SerialWriteConnection]] = {}
 _factories_lock = threading.Lock()
