@@ -65,6 +65,35 @@ def test_board_on_random_positions(game_id: str, players: int) -> None:
                 assert not missing, f"{game_id}: no click path for {missing}"
 
 
+@pytest.mark.parametrize(("game_id", "players"), list(cases()))
+def test_a_board_drawn_from_kept_fragments_is_the_board_drawn_afresh(
+    game_id: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts a board keeps between drawings (``Svg.fragment``: K'uh Nah's bricks, Nakum's effects) come out
+    byte for byte as drawn afresh, for every audience and language, met in any order."""
+    from ziggurat.core import svg
+    from ziggurat.web import i18n
+
+    entry = get_game(game_id)
+    assert entry.board is not None
+    monkeypatch.setattr(svg, "_fragments", {})
+    languages = [i18n.translator("en"), i18n.translator("es")]
+    drawn: list[tuple[object, ...]] = []
+    for state in positions(game_id, players, 3, every=5):
+        to_move = state.players_to_move()
+        for seat in [None, *range(players)]:
+            legal = state.legal_action_texts(seat) if seat is not None and seat in to_move else []
+            view = state.view(seat)
+            for tr in languages:
+                drawn.append((view, seat, legal, tr, entry.board(view, seat, legal, tr=tr)))
+    kept = len(svg._fragments)
+    monkeypatch.setattr(svg, "KEEP_FRAGMENTS", False)
+    for view, seat, legal, tr, board in reversed(drawn):
+        assert entry.board(view, seat, legal, tr=tr) == board, (game_id, seat)
+    if game_id in ("kuhnah", "nakum"):
+        assert kept > 0, "the board keeps no fragment: the test would compare nothing"
+
+
 # what a board says to invite its viewer to move (in English)
 INVITES = re.compile(
     r"Your turn|from your hand|You (?:place|choose|buy|make|play|reveal|remove|are placing)|Use the |Draw on|"

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape, unescape
@@ -45,9 +45,13 @@ class Board:
     paths: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
 
+_SPECIAL = re.compile(r"[&<>\"']")
+
+
 def esc(text: object) -> str:
     """``text`` escaped for SVG/HTML text and attribute values."""
-    return escape(str(text), quote=True)
+    text = text if type(text) is str else str(text)
+    return text if _SPECIAL.search(text) is None else escape(text, quote=True)
 
 
 def fmt(value: float) -> str:
@@ -55,6 +59,44 @@ def fmt(value: float) -> str:
     if float(value).is_integer():
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+# A board is hundreds of elements, drawn again for every audience after every move, and most of their
+# attribute names, coordinates and values come back again and again: each is worked out once and kept
+# (up to _KEEP of each kind; then the kept ones are dropped and kept anew).
+_KEEP = 65_536
+_names: dict[str, str] = {}
+_numbers: dict[float, str] = {}
+_values: dict[str, str] = {}
+_fragments: dict[Hashable, tuple[str, float | None]] = {}
+_KEEP_DRAWN = 16_384  # fragments are markup of a few hundred bytes: at most a few MB kept
+KEEP_FRAGMENTS = True
+"""Whether :meth:`Svg.fragment` keeps what it drew (the tests turn it off to compare)."""
+
+
+def _name(name: str) -> str:
+    key = name.rstrip("_").replace("_", "-")
+    key = "class" if key == "cls" else key
+    if len(_names) < _KEEP:
+        _names[name] = key
+    return key
+
+
+def _number(value: float) -> str:
+    text = fmt(value)
+    if len(_numbers) >= _KEEP:
+        _numbers.clear()
+    _numbers[value] = text
+    return text
+
+
+def _value(value: str) -> str:
+    text = esc(value)
+    if len(value) <= 64:  # a colour, a class, a key: not a tooltip's sentence
+        if len(_values) >= _KEEP:
+            _values.clear()
+        _values[value] = text
+    return text
 
 
 @functools.cache
@@ -113,13 +155,13 @@ def _attrs(attrs: Mapping[str, object]) -> str:
     for name, value in attrs.items():
         if value is None or value is False:
             continue
-        key = name.rstrip("_").replace("_", "-")
-        if key == "cls":
-            key = "class"
+        key = _names.get(name) or _name(name)
         if value is True:
             out.append(f' {key}="{key}"')
         elif isinstance(value, float):
-            out.append(f' {key}="{fmt(value)}"')
+            out.append(f' {key}="{_numbers.get(value) or _number(value)}"')
+        elif type(value) is str:
+            out.append(f' {key}="{_values.get(value) or _value(value)}"')
         else:
             out.append(f' {key}="{esc(value)}"')
     return "".join(out)
@@ -146,8 +188,11 @@ class Svg:
 
     def element(self, tag: str, text: str | None = None, /, **attrs: object) -> None:
         """Add one element; ``text`` (escaped) goes inside it."""
-        glyph = "zg-glyph" in str(attrs.get("cls") or "").split()
-        if tag == "text" and attrs.get("font_size") is not None and not glyph:
+        if (
+            tag == "text"
+            and attrs.get("font_size") is not None
+            and "zg-glyph" not in str(attrs.get("cls") or "").split()
+        ):
             try:
                 size = float(str(attrs["font_size"]))
             except ValueError:
@@ -173,7 +218,9 @@ class Svg:
 
     def polygon(self, points: Sequence[tuple[float, float]], **attrs: object) -> None:
         """A closed polygon through ``points``."""
-        self.element("polygon", points=" ".join(f"{fmt(x)},{fmt(y)}" for x, y in points), **attrs)
+        number = _numbers.get
+        points_text = " ".join(f"{number(x) or _number(x)},{number(y) or _number(y)}" for x, y in points)
+        self.element("polygon", points=points_text, **attrs)
 
     def text(self, x: float, y: float, text: object, **attrs: object) -> None:
         """Text anchored at ``(x, y)``."""
@@ -186,6 +233,31 @@ class Svg:
     def raw(self, markup: str) -> None:
         """Markup written as is (only for markup this module or a game built itself)."""
         self._parts.append(markup)
+
+    def fragment(self, key: Hashable, draw: Callable[[Svg], None]) -> None:
+        """Add what ``draw(svg)`` adds, drawn once per ``key`` and then kept (a card on a board that is drawn
+        again after every move, for every audience, looks the same as long as what it shows is the same).
+
+        ``key`` must name everything the drawing reads (its values, its place, its words in the page's
+        language): two calls with equal keys get the same markup. A drawing whose parts a player may
+        click, or that says something only to one seat, keeps that in its key too or is not kept at all.
+        Set ``svg.KEEP_FRAGMENTS = False`` to draw every time (the tests compare both).
+        """
+        kept = _fragments.get(key) if KEEP_FRAGMENTS else None
+        if kept is None:
+            sub = Svg(self.width, self.height)
+            draw(sub)
+            if sub._open:
+                raise ValueError("an SVG group was left open")
+            kept = ("".join(sub._parts), sub.min_font)
+            if KEEP_FRAGMENTS:
+                if len(_fragments) >= _KEEP_DRAWN:
+                    _fragments.clear()
+                _fragments[key] = kept
+        markup, smallest = kept
+        self._parts.append(markup)
+        if smallest is not None and (self.min_font is None or smallest < self.min_font):
+            self.min_font = smallest
 
     @contextmanager
     def group(self, **attrs: object) -> Iterator[None]:
