@@ -86,6 +86,17 @@ def _animal(animal: str, tr: Translator) -> str:
 
 def _letter(animal: str, tr: Translator) -> str:
     """The mark of an animal on a card's half: one or two letters, each animal its own in every language."""
+    return _letters(tr).get(animal) or animal[:1].upper()
+
+
+_letters_of: dict[int, tuple[Translator, dict[str, str]]] = {}
+
+
+def _letters(tr: Translator) -> dict[str, str]:
+    """Every animal's letter in ``tr``'s language (asked once per translator: a board shows dozens)."""
+    kept = _letters_of.get(id(tr))
+    if kept is not None and kept[0] is tr:
+        return kept[1]
     # TRANSLATORS: the marks of the animals on the cards' halves: one or two letters, a different mark for each
     letters = {
         "bat": tr.pgettext("animal letter", "B"),
@@ -94,7 +105,10 @@ def _letter(animal: str, tr: Translator) -> str:
         "serpent": tr.pgettext("animal letter", "S"),
         "jaguar": tr.pgettext("animal letter", "J"),
     }
-    return letters.get(animal) or animal[:1].upper()
+    if len(_letters_of) >= 32:
+        _letters_of.clear()
+    _letters_of[id(tr)] = (tr, letters)  # the translator is held, so its id names no other while kept
+    return letters
 
 
 def _card_words(card: Mapping[str, Any], tr: Translator) -> str:
@@ -179,9 +193,35 @@ def _brick(
     frame: bool = False,
     dim: bool = False,
 ) -> None:
-    """One card as a brick: halves tinted when wild, animals as discs, value in the middle."""
+    """One card as a brick: halves tinted when wild, animals as discs, value in the middle.
+
+    Drawn once per look and place, then kept (:meth:`Svg.fragment`): the key holds everything the drawing
+    reads, the card's animals, value and wild halves, the wild symbol and the letters in the page's language.
+    """
     wild = card.get("wild", [False, False])
     wild_symbol = view.get("wild_symbol")
+    left, right = str(card["left"]), str(card["right"])
+    key = ("kuhnah-brick", left, right, card["value"], tuple(wild), wild_symbol, _letter(left, tr), _letter(right, tr))
+    s.fragment(
+        (*key, x, y, w, h, frame, dim),
+        lambda f: _draw_brick(f, card, x, y, w, h, wild, wild_symbol, tr, frame=frame, dim=dim),
+    )
+
+
+def _draw_brick(
+    s: Svg,
+    card: Mapping[str, Any],
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    wild: Any,
+    wild_symbol: Any,
+    tr: Translator,
+    *,
+    frame: bool,
+    dim: bool,
+) -> None:
     s.rect(
         x,
         y,

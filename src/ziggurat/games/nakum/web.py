@@ -438,7 +438,13 @@ def draw_items(
 
 
 def draw_effect(s: Svg, text: str, cx: float, cy: float, max_w: float, size: float = 14, wrap: bool = False) -> None:
-    """An effect text drawn as icons (or as text if it has an unknown shape)."""
+    """An effect text drawn as icons (or as text if it has an unknown shape); drawn once per text and place."""
+    s.fragment(
+        ("nakum-effect", text, cx, cy, max_w, size, wrap), lambda f: _draw_effect(f, text, cx, cy, max_w, size, wrap)
+    )
+
+
+def _draw_effect(s: Svg, text: str, cx: float, cy: float, max_w: float, size: float, wrap: bool) -> None:
     parsed = effect_items(text)
     if parsed is None:
         s.text(cx, cy + 4, text, font_size=10, text_anchor="middle", fill=INK)
