@@ -87,7 +87,7 @@ class Player:
         url = f"ws://127.0.0.1:{self.port}/api/tables/{self.table}/ws"
         async with websockets.connect(url, max_size=2**24) as ws:
             self.ws = ws
-            hello = {"type": "hello", "since": 0, "format": "data"}
+            hello = {"type": "hello", "since": 0, "format": self.bench.fmt}
             if self.token:
                 hello["token"] = self.token
             await ws.send(orjson.dumps(hello).decode())
@@ -136,6 +136,14 @@ class Player:
                 return
             if not text.startswith('{"type":"frame"'):
                 continue
+            if self.bench.fmt == "html":  # its rendered log comes after the data: read it whole
+                frame = orjson.loads(text)
+                if any(e["kind"] == "move" for e in frame["log"]):
+                    tracker.seen(self)
+                if frame["status"]["phase"] == "over":
+                    self.bench.finished(self.table)
+                    return
+                continue
             log = text.rfind('"log":[')
             if text.find('{"kind":"move"', log) >= 0:
                 tracker.seen(self)
@@ -183,8 +191,10 @@ class Bench:
         bot: str = "ismcts:1",
         pids: list[int] | None = None,
         stagger: float = 0.0,
+        fmt: str = "data",
     ):
         self.stagger = stagger
+        self.fmt = fmt
         self.ports = ports
         self.pids = pids or []
         self.bot_tables = bot_tables
@@ -358,6 +368,13 @@ def main() -> None:
         default=0.0,
         help="seconds over which the tables' starts are spread (0: all at once, so their games end in waves)",
     )
+    parser.add_argument(
+        "--format",
+        default="data",
+        choices=["data", "html"],
+        help="the frames the sockets ask for: data (bots, other clients) or html (the browser's page: the board"
+        " drawn for each seat, the side panel rendered)",
+    )
     parser.add_argument("--bot-tables", type=int, default=0, help="tables of bots only played meanwhile")
     parser.add_argument("--bot", default="ismcts:1", help="the bot at every seat of those tables")
     parser.add_argument(
@@ -374,7 +391,10 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    print(f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator)")
+    print(
+        f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator;"
+        f" {args.format} frames)"
+    )
     print(
         f"{'database':<11} {'bus':<6} {'procs':>5} {'zip':>3} {'think':>5} {'moves/s':>8}"
         f" {'cpu ms/mv':>9} {'gen ms/mv':>9} {'server p50':>10} {'p99 (ms)':>9}"
@@ -422,6 +442,7 @@ def main() -> None:
                 args.bot,
                 [s.proc.pid for s in servers if s.proc is not None],
                 args.stagger,
+                args.format,
             )
             r = asyncio.run(bench.run())
         finally:
