@@ -376,7 +376,17 @@ def _draw_pyramid(
 
 
 def _cube(s: Svg, geo: _Pyramid, entry: Mapping[str, Any], faces: Sequence[int], colours: Sequence[str]) -> None:
-    """The visible faces of one cube: shaded rhombi, each with the icon laid flat on it."""
+    """The visible faces of one cube: shaded rhombi, each with the icon laid flat on it.
+
+    Drawn once per look and place, then kept (:meth:`Svg.fragment`): the key holds everything the drawing
+    reads (the pyramid's origin, the place, the cube's colour and icon, the faces seen, the game's colours).
+    """
+    cube = entry["cube"]
+    key = ("pyramix-cube", geo.ox, geo.oy, tuple(entry["pos"]), cube["colour"], str(cube["icon"]))
+    s.fragment((*key, tuple(faces), tuple(colours)), lambda f: _draw_cube(f, geo, entry, faces, colours))
+
+
+def _draw_cube(s: Svg, geo: _Pyramid, entry: Mapping[str, Any], faces: Sequence[int], colours: Sequence[str]) -> None:
     cube = entry["cube"]
     fill = _colour(cube["colour"], colours)
     shade = 1.0 if cube["colour"] is not None else 0.6  # the dark cobra needs less shading to stay dark
