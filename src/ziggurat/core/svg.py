@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape, unescape
 from importlib.resources import files
+from typing import TypeVar
 
 __all__ = ["Board", "Svg", "board_keys", "check_paths", "esc", "fit_size", "fmt", "text_width", "wrap"]
 
@@ -65,6 +66,8 @@ def fmt(value: float) -> str:
 # attribute names, coordinates and values come back again and again: each is worked out once and kept
 # (up to _KEEP of each kind; then the kept ones are dropped and kept anew).
 _KEEP = 65_536
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 _names: dict[str, str] = {}
 _numbers: dict[float, str] = {}
 _values: dict[str, str] = {}
@@ -74,29 +77,27 @@ KEEP_FRAGMENTS = True
 """Whether :meth:`Svg.fragment` keeps what it drew (the tests turn it off to compare)."""
 
 
+def _keep(store: dict[_K, _V], key: _K, value: _V, limit: int) -> _V:
+    """``store[key] = value``, the store first emptied if it holds ``limit`` already; returns ``value``."""
+    if len(store) >= limit:
+        store.clear()
+    store[key] = value
+    return value
+
+
 def _name(name: str) -> str:
     key = name.rstrip("_").replace("_", "-")
-    key = "class" if key == "cls" else key
-    if len(_names) < _KEEP:
-        _names[name] = key
-    return key
+    return _keep(_names, name, "class" if key == "cls" else key, _KEEP)
 
 
 def _number(value: float) -> str:
-    text = fmt(value)
-    if len(_numbers) >= _KEEP:
-        _numbers.clear()
-    _numbers[value] = text
-    return text
+    return _keep(_numbers, value, fmt(value), _KEEP)
 
 
 def _value(value: str) -> str:
-    text = esc(value)
-    if len(value) <= 64:  # a colour, a class, a key: not a tooltip's sentence
-        if len(_values) >= _KEEP:
-            _values.clear()
-        _values[value] = text
-    return text
+    if len(value) > 64:  # a tooltip's sentence, not a colour, a class or a key: not kept
+        return esc(value)
+    return _keep(_values, value, esc(value), _KEEP)
 
 
 @functools.cache
@@ -251,9 +252,7 @@ class Svg:
                 raise ValueError("an SVG group was left open")
             kept = ("".join(sub._parts), sub.min_font)
             if KEEP_FRAGMENTS:
-                if len(_fragments) >= _KEEP_DRAWN:
-                    _fragments.clear()
-                _fragments[key] = kept
+                _keep(_fragments, key, kept, _KEEP_DRAWN)
         markup, smallest = kept
         self._parts.append(markup)
         if smallest is not None and (self.min_font is None or smallest < self.min_font):

@@ -263,7 +263,11 @@ class SerialWriteConnection(sqlite3.Connection):
 
     def _unlock_if_done(self, took: bool) -> None:
         # a statement that wrote outside a transaction (or failed before one began) holds nothing after it
-        if took and not self.in_transaction:
+        if took:
+            self._release_if_ended()
+
+    def _release_if_ended(self) -> None:
+        if not self.in_transaction:
             self._release()
 
     def _release(self) -> None:
@@ -276,16 +280,14 @@ class SerialWriteConnection(sqlite3.Connection):
         try:
             super().commit()
         finally:
-            if not self.in_transaction:
-                self._release()
+            self._release_if_ended()
 
     def rollback(self) -> None:
         """Roll back, then let the next writer in."""
         try:
             super().rollback()
         finally:
-            if not self.in_transaction:
-                self._release()
+            self._release_if_ended()
 
     def close(self) -> None:
         """Close (a transaction still open is rolled back by SQLite) and let the next writer in."""
@@ -304,17 +306,20 @@ _factories: dict[str, type[SerialWriteConnection]] = {}
 _factories_lock = threading.Lock()
 
 
+def _with_own_lock() -> type[SerialWriteConnection]:
+    return type("SerialWriteConnection", (SerialWriteConnection,), {"write_lock": threading.Lock()})
+
+
 def _serial_factory(url: str) -> type[SerialWriteConnection]:
     """The connection class of one SQLite database: one write lock per database file in the process."""
     database = make_url(url).database or ""
     if database in ("", ":memory:") or database.startswith("file:"):  # its own database, or one we can't name
-        return type("SerialWriteConnection", (SerialWriteConnection,), {"write_lock": threading.Lock()})
+        return _with_own_lock()
     key = str(Path(database).resolve())
     with _factories_lock:
         factory = _factories.get(key)
         if factory is None:
-            factory = type("SerialWriteConnection", (SerialWriteConnection,), {"write_lock": threading.Lock()})
-            _factories[key] = factory
+            factory = _factories[key] = _with_own_lock()
         return factory
 
 

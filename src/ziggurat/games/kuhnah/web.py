@@ -203,8 +203,7 @@ def _brick(
     left, right = str(card["left"]), str(card["right"])
     key = ("kuhnah-brick", left, right, card["value"], tuple(wild), wild_symbol, _letter(left, tr), _letter(right, tr))
     s.fragment(
-        (*key, x, y, w, h, frame, dim),
-        lambda f: _draw_brick(f, card, x, y, w, h, wild, wild_symbol, tr, frame=frame, dim=dim),
+        (*key, x, y, w, h, frame, dim), lambda f: _draw_brick(f, card, x, y, w, h, view, tr, frame=frame, dim=dim)
     )
 
 
@@ -215,13 +214,14 @@ def _draw_brick(
     y: float,
     w: float,
     h: float,
-    wild: Any,
-    wild_symbol: Any,
+    view: Mapping[str, Any],
     tr: Translator,
     *,
     frame: bool,
     dim: bool,
 ) -> None:
+    wild = card.get("wild", [False, False])
+    wild_symbol = view.get("wild_symbol")
     s.rect(
         x,
         y,
