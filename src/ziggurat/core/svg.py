@@ -26,6 +26,7 @@ a prefix of another, so a completed path always names exactly one action.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
@@ -73,6 +74,7 @@ _numbers: dict[float, str] = {}
 _values: dict[str, str] = {}
 _fragments: dict[Hashable, tuple[str, float | None]] = {}
 _KEEP_DRAWN = 16_384  # fragments are markup of a few hundred bytes: at most a few MB kept
+_KEEP_TOKENS = 1_024
 KEEP_FRAGMENTS = True
 """Whether :meth:`Svg.fragment` keeps what it drew (the tests turn it off to compare)."""
 
@@ -83,6 +85,27 @@ def _keep(store: dict[_K, _V], key: _K, value: _V, limit: int) -> _V:
         store.clear()
     store[key] = value
     return value
+
+
+_tokens: dict[Hashable, int] = {}
+_next_token = itertools.count()
+
+
+def token(value: Hashable) -> int:
+    """A small number that stands for ``value`` in :meth:`Svg.fragment` keys: equal values get the same one.
+
+    For a key part that is large (a sheet's whole geometry, kept once instead of in every key that names
+    it) or an object that is equal only to itself (a translator: two objects are two numbers, and the one
+    kept here cannot be freed and its ``id`` reused). Numbers are never given twice: when the store is
+    full it is emptied and the values get new numbers (what was kept under the old ones is drawn again).
+
+    >>> token(("a", 1)) == token(("a", 1)) != token(("b", 2))
+    True
+    """
+    got = _tokens.get(value)
+    if got is None:
+        got = _keep(_tokens, value, next(_next_token), _KEEP_TOKENS)
+    return got
 
 
 def _name(name: str) -> str:

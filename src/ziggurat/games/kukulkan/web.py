@@ -41,12 +41,12 @@ Keys (the viewer's own sheet only):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator, engine_text
-from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width, token
 
 __all__ = ["board"]
 
@@ -210,6 +210,13 @@ class _Geo:
     def name(self, b: int) -> str:
         label = self.blocks[b].get("label")
         return f"{label} (b{b})" if label else f"b{b}"
+
+    def key(self) -> Hashable:
+        """Everything of the geometry a drawn pyramid reads (its segments; each block's place, label and axis)."""
+        return (
+            tuple(self.segments),
+            tuple((b["id"], b["row"], tuple(b["span"]), b.get("label"), bool(b.get("axis"))) for b in self.blocks),
+        )
 
 
 def _names(view: Mapping[str, Any], player: int | None, tr: Translator) -> list[str]:
@@ -576,7 +583,32 @@ def _panel(
         choice = view.get("choice") if mine else None
         last_all = view.get("last_round")
         last = last_all[p] if last_all else None
-        _pyramid(s, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large)
+        if moves is None or not moves.any():
+            # a pyramid nobody may click now: drawn once for what it shows (the owner's pending choice too),
+            # its place and its language
+            pending = (
+                (tuple(choice.get("trail") or ()), choice.get("block"), choice.get("kind"), choice.get("value"))
+                if choice
+                else None
+            )
+            key = (
+                "kukulkan-pyramid",
+                token(geo.key()),
+                token(tr),
+                left,
+                ground,
+                unit,
+                large,
+                tuple(sheet["drawn"]),
+                tuple(sheet["marked"]),
+                tuple(sheet["values"]),
+                tuple(last.get("trail") or ()) if last else None,
+                last.get("block") if last else None,
+                pending,
+            )
+            s.fragment(key, lambda f: _pyramid(f, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large))
+        else:
+            _pyramid(s, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large)
 
         # helps, pass and value chips; bonuses
         if corners:
