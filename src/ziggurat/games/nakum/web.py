@@ -44,8 +44,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width, wrap
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width, token, wrap
 
 __all__ = ["board", "path_of"]
 
@@ -664,6 +666,25 @@ def _face_down(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -
 
 
 def _face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> None:
+    """A face-up tile, drawn once for what it shows, its place, its language and what its spaces do on a click."""
+    name = tile["tile"]
+    spaces = [f"basic:{name}:{b['number']}" for b in tile["basics"]] + [f"camp:{name}"]
+    spaces += [f"opt:{name}:{o['number']}" for o in tile["camp"]["options"]]
+    key = (
+        "nakum-face-up",
+        orjson.dumps(tile),
+        token(ctx.tr),
+        x,
+        y,
+        ctx.view.get("camp_in_use") == name,
+        ctx.player is None,
+        ctx.view["phase"],
+        tuple(ctx.by_key.get(k) for k in spaces),
+    )
+    s.fragment(key, lambda f: _draw_face_up(f, ctx, tile, x, y))
+
+
+def _draw_face_up(s: Svg, ctx: _Ctx, tile: Mapping[str, Any], x: float, y: float) -> None:
     tr = ctx.tr
     key = tile["tile"]
     pos = int(tile["position"])
