@@ -979,6 +979,14 @@ def _strip(s: Svg, ctx: _Ctx) -> None:
 def _mini_card(
     s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h: float, kind: str, tr: Translator
 ) -> None:
+    """A market or heritage card, drawn once for the card, its place, size and kind, and the language."""
+    key = ("nakum-mini-card", orjson.dumps(card), x, y, w, h, kind, token(tr))
+    s.fragment(key, lambda f: _draw_mini_card(f, card, x, y, w, h, kind, tr))
+
+
+def _draw_mini_card(
+    s: Svg, card: Mapping[str, Any], x: float, y: float, w: float, h: float, kind: str, tr: Translator
+) -> None:
     fill, line = ("#dbe8f6", "#2c5d8f") if kind == "market" else ("#f3e0c8", "#8a5a2b")
     s.rect(x, y, w, h, rx=5, fill=fill, stroke=line, stroke_width=1.5, cls="zg-frame")
     cost, gain = card_items(card)
