@@ -98,6 +98,47 @@ def test_a_board_drawn_from_kept_fragments_is_the_board_drawn_afresh(monkeypatch
         assert entry.board(view, seat, legal, tr=tr) == board, (entry.game_class.spec.id, seat)
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_kept_fragments_follow_every_move(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards drawn after every decision of a game, for each seat and the spectators (in Spanish), as a server
+    draws them: a part kept from an earlier move is reused only where it looks the same now (a panel's turn
+    marker, a leader's star, the final scores), compared with the same boards drawn afresh."""
+    from ziggurat.core import svg
+    from ziggurat.web import i18n
+
+    monkeypatch.setattr(svg, "_fragments", {})
+    tr = i18n.translator("es")
+    entry = get_game(game_id)
+    counts = entry.game_class.spec.player_counts
+    players = 2 if 2 in counts else min(counts)
+    drawn: list[tuple[Any, ...]] = []
+    for state in positions(game_id, players, 5, every=1):
+        to_move = state.players_to_move() if not state.is_terminal() else ()
+        for seat in [None, *range(players)]:
+            legal = state.legal_action_texts(seat) if seat is not None and seat in to_move else []
+            view = state.view(seat)
+            drawn.append((view, seat, legal, entry.board(view, seat, legal, tr=tr)))
+    monkeypatch.setattr(svg, "KEEP_FRAGMENTS", False)
+    for view, seat, legal, board in drawn:
+        assert entry.board(view, seat, legal, tr=tr) == board, (game_id, seat)
+
+
+def test_a_kept_pyramix_panel_follows_the_leaders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's panel kept from an earlier drawing is not reused once another player leads a colour (its
+    star goes), though the panel's own collection did not change (the view is made here)."""
+    from ziggurat.core import svg
+
+    monkeypatch.setattr(svg, "_fragments", {})
+    entry = get_game("pyramix")
+    view = next(iter(positions("pyramix", 2, 5, every=1))).view(None)
+    colour = next(iter(view["leaders"]))
+    led = [{**view, "leaders": {**view["leaders"], colour: p}} for p in (0, 1)]
+    first, second = (entry.board(v, None, []) for v in led)
+    monkeypatch.setattr(svg, "KEEP_FRAGMENTS", False)
+    assert (first, second) == (entry.board(led[0], None, []), entry.board(led[1], None, []))
+    assert first != second
+
+
 def test_a_kept_nakum_tile_follows_the_camp_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
     """A face-up tile kept from an earlier drawing is not reused once its camp is the one in use (framed red),
     even when nothing else on the tile changed (random games never meet that, so the view is made here)."""

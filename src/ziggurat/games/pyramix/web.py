@@ -37,8 +37,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width
+from ziggurat.core.svg import Board, Svg, fit_size, fmt, text_width, token
 
 __all__ = ["board"]
 
@@ -517,7 +519,26 @@ def _legend(s: Svg, view: Mapping[str, Any], y: float, tr: Translator) -> None:
 
 
 def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float, tr: Translator) -> None:
-    """One player's collection: counts by colour and icon, leader stars, points, turn and result."""
+    """One player's collection: counts by colour and icon, leader stars, points, turn and result (nothing on it
+    is clicked: drawn once for everything of the view it shows, its place and language)."""
+    phase = view.get("phase")
+    over = phase == "over" and bool(view.get("scores"))
+    key = (
+        "pyramix-panel",
+        p,
+        p == player,
+        y,
+        token(tr),
+        phase,
+        phase == "play" and view.get("to_move") == p,
+        (view["scores"][p], view["ranks"][p]) if over else None,
+        orjson.dumps(view["collections"][p]),
+        orjson.dumps([view.get("colours", []), view.get("kinds", []), view.get("leaders", {})]),
+    )
+    s.fragment(key, lambda f: _draw_panel(f, view, p, player, y, tr))
+
+
+def _draw_panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float, tr: Translator) -> None:
     coll = view["collections"][p]
     cubes = coll.get("cubes", {})
     colours = view.get("colours", [])
