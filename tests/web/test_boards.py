@@ -139,6 +139,29 @@ def test_a_kept_pyramix_panel_follows_the_leaders(monkeypatch: pytest.MonkeyPatc
     assert first != second
 
 
+def test_a_kept_lucent_gem_follows_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Wildcard gem kept from an English board is not reused on a Spanish one: its letter is "W", then "C"
+    (and a gem of another set of kinds gets its own colour)."""
+    from ziggurat.core import svg
+    from ziggurat.games.lucent import web
+    from ziggurat.web import i18n
+
+    monkeypatch.setattr(svg, "_fragments", {})
+    kinds = ["red", "blue", "yellow", "green", "purple", "wildcard", "geomancer"]
+    spare = ["amber", "onyx"]  # kinds of a content file: their colours go by their place in the list
+    cases = [("wildcard", kinds, "en"), ("wildcard", kinds, "es"), ("amber", spare, "en"), ("amber", spare[::-1], "en")]
+
+    def draw(kind: str, ks: list[str], lang: str) -> str:
+        s = svg.Svg(100, 100)
+        web._gem(s, kind, ks, 50, 50, 20, i18n.translator(lang))
+        return s.render()
+
+    kept = [draw(*case) for case in cases]
+    monkeypatch.setattr(svg, "KEEP_FRAGMENTS", False)
+    assert kept == [draw(*case) for case in cases]
+    assert len(set(kept)) == len(kept)
+
+
 def test_a_kept_nakum_tile_follows_the_camp_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
     """A face-up tile kept from an earlier drawing is not reused once its camp is the one in use (framed red),
     even when nothing else on the tile changed (random games never meet that, so the view is made here)."""

@@ -87,17 +87,18 @@ def _keep(store: dict[_K, _V], key: _K, value: _V, limit: int) -> _V:
     return value
 
 
-_tokens: dict[Hashable, int] = {}
+_tokens: dict[object, int] = {}
 _next_token = itertools.count()
 
 
-def token(value: Hashable) -> int:
+def token(value: object) -> int:
     """A small number that stands for ``value`` in :meth:`Svg.fragment` keys: equal values get the same one.
 
     For a key part that is large (a sheet's whole geometry, kept once instead of in every key that names
     it) or an object that is equal only to itself (a translator: two objects are two numbers, and the one
-    kept here cannot be freed and its ``id`` reused). Numbers are never given twice: when the store is
-    full it is emptied and the values get new numbers (what was kept under the old ones is drawn again).
+    kept here cannot be freed and its ``id`` reused); ``value`` must be hashable. Numbers are never given
+    twice: when the store is full it is emptied and the values get new numbers (what was kept under the
+    old ones is drawn again).
 
     >>> token(("a", 1)) == token(("a", 1)) != token(("b", 2))
     True

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ziggurat.core.i18n import ENGLISH, N_, Translator
-from ziggurat.core.svg import Board, Svg, fit_size
+from ziggurat.core.svg import Board, Svg, fit_size, token
 
 __all__ = ["board"]
 
@@ -99,7 +99,13 @@ def _name(kind: str, tr: Translator) -> str:
 
 
 def _gem(s: Svg, kind: str, kinds: Sequence[str], cx: float, cy: float, r: float, tr: Translator = ENGLISH) -> None:
-    """A cut gem of ``kind`` centred on (cx, cy), radius about ``r``."""
+    """A cut gem of ``kind`` centred on (cx, cy), radius about ``r`` (drawn once per look, place and language)."""
+    s.fragment(
+        ("lucent-gem", kind, tuple(kinds), cx, cy, r, token(tr)), lambda f: _draw_gem(f, kind, kinds, cx, cy, r, tr)
+    )
+
+
+def _draw_gem(s: Svg, kind: str, kinds: Sequence[str], cx: float, cy: float, r: float, tr: Translator) -> None:
     corners = [
         (cx + r * k * math.cos(math.radians(a)), cy + r * k * math.sin(math.radians(a))) for a, k in _cut(kind, kinds)
     ]
