@@ -205,3 +205,40 @@ def test_describe_game_names_options_in_the_readers_language() -> None:
     assert pages.describe_game(game) == "K'uh Nah, 3 players (open-jade: yes, start-player: 2)"
     spanish = pages.describe_game(game, i18n.translator("es"))
     assert spanish == "K'uh Nah, 3 jugadores (jade-visible: sí, jugador-inicial: 2)"
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_kept_engine_texts_are_the_texts_rendered_afresh(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web keeps each engine message's words per language (a server writes the same log line for every
+    audience and the same button words after every move): what it hands out, the first time and from what it
+    kept, is what the engine's own rendering gives, for every move of a random game, as objects and as JSON."""
+    from ziggurat.core.i18n import engine_text as rendered
+
+    monkeypatch.setattr(i18n, "_texts", {})
+    match = Match(make_game(game_id, min(get_game(game_id).game_class.spec.player_counts)), seed=4)
+    rng = random.Random(4)
+    match.resolve_chance()
+    messages = []
+    while not match.state.is_terminal() and len(messages) < 400:
+        for p in match.state.players_to_move():
+            legal = match.state.legal_actions(p)
+            messages += [match.state.describe_action(a, p, audience=p) for a in legal[:5]]
+            match.state.apply_action(legal[rng.randrange(len(legal))], p)
+        match.resolve_chance()
+    assert messages
+    for lang in ("en", "es"):
+        tr = i18n.translator(lang)
+        for _ in range(2):
+            for m in messages:
+                assert i18n.engine_text(m, tr) == rendered(m, tr)
+                assert i18n.engine_text(m.to_json(), tr) == rendered(m.to_json(), tr)
+
+
+def test_a_kept_engine_text_tells_a_message_from_a_list_of_the_same_values() -> None:
+    """A parameter that is a message and one that is a list of its id and parameters read differently."""
+    from ziggurat.core.message import Message
+
+    card = Message("kuhnah.card", {"id": "17a", "value": 17, "left": "monkey", "right": "bat"})
+    nested = Message("kuhnah.take", {"card": card, "jade": 2})
+    listed = Message("kuhnah.take", {"card": ["kuhnah.card", dict(card.params)], "jade": 2})
+    assert i18n.engine_text(nested, ENGLISH) != i18n.engine_text(listed, ENGLISH)

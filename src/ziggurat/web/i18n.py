@@ -38,6 +38,8 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ziggurat.core.i18n import ENGLISH, Translator
 
 __all__ = [
@@ -194,9 +196,26 @@ def choose(asked: str | None, cookie: str | None, accept_language: str | None) -
 ENGINE_LOCATION = "games/{prefix}/messages"  # where an engine message's template is said to come from
 
 
+_texts: dict[tuple[object, bytes], str] = {}
+_KEEP_TEXTS = 16_384  # the words of the moves and log lines of the tables being played, a few MB at most
+
+
+def _plain(message: Any) -> Any:
+    """What a message says, for :func:`orjson.dumps` (a message's id and parameters; its JSON is already plain)."""
+    from ziggurat.core.message import Message
+
+    if isinstance(message, Message):  # a name no parameter has: a list of the same values is not the message
+        return {"\u0000message": [message.id, message.params]}
+    raise TypeError(type(message).__name__)
+
+
 def engine_text(message: Any, tr: Translator) -> str:
     """An engine's message (a :class:`~ziggurat.core.message.Message`, or its JSON) in the language of ``tr``
     (:func:`ziggurat.core.i18n.engine_text`, which the games' boards use too).
+
+    A server writes the same words for every audience of a move (the log line) and for every legal move
+    of the one to play (its button), after every move: each message is rendered once per language and
+    kept (up to a bound; then the kept texts are dropped and kept anew).
 
     >>> from ziggurat.core.message import Message
     >>> card = Message("kuhnah.card", {"id": "17a", "value": 17, "left": "monkey", "right": "bat"})
@@ -206,7 +225,16 @@ def engine_text(message: Any, tr: Translator) -> str:
     """
     from ziggurat.core.i18n import engine_text as core_engine_text
 
-    return core_engine_text(message, tr)
+    try:
+        key = (tr, orjson.dumps(message, default=_plain))
+    except (orjson.JSONEncodeError, TypeError):  # something no JSON holds: rendered every time
+        return core_engine_text(message, tr)
+    text = _texts.get(key)
+    if text is None:
+        if len(_texts) >= _KEEP_TEXTS:
+            _texts.clear()
+        text = _texts[key] = core_engine_text(message, tr)
+    return text
 
 
 def _engine_messages() -> Iterable[tuple[str, str, str]]:
