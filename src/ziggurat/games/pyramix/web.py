@@ -519,28 +519,8 @@ def _legend(s: Svg, view: Mapping[str, Any], y: float, tr: Translator) -> None:
 
 
 def _panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float, tr: Translator) -> None:
-    """One player's collection: counts by colour and icon, leader stars, points, turn and result (nothing on it
-    is clicked: drawn once for everything of the view it shows, its place and language)."""
-    phase = view.get("phase")
-    over = phase == "over" and bool(view.get("scores"))
-    key = (
-        "pyramix-panel",
-        p,
-        p == player,
-        y,
-        token(tr),
-        phase,
-        phase == "play" and view.get("to_move") == p,
-        (view["scores"][p], view["ranks"][p]) if over else None,
-        orjson.dumps(view["collections"][p]),
-        orjson.dumps([view.get("colours", []), view.get("kinds", []), view.get("leaders", {})]),
-    )
-    s.fragment(key, lambda f: _draw_panel(f, view, p, player, y, tr))
-
-
-def _draw_panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: float, tr: Translator) -> None:
+    """One player's collection: counts by colour and icon, leader stars, points, turn and result."""
     coll = view["collections"][p]
-    cubes = coll.get("cubes", {})
     colours = view.get("colours", [])
     kinds = view.get("kinds", [])
     phase = view.get("phase")
@@ -586,56 +566,73 @@ def _draw_panel(s: Svg, view: Mapping[str, Any], p: int, player: int | None, y: 
             s.text(tx, y + 29, tr.ngettext("{n} cube", "{n} cubes", taken).format(n=taken), font_size="19", fill=MUTED)
             pts = tr.gettext("{n} pts").format(n=points)
             s.text(x0 + w - 12, y + 30, pts, font_size="25", font_weight="bold", text_anchor="end", fill=INK)
-        # the collection, colour by colour, then the cobras
-        cobra_kinds = [k for k in kinds if k["colour"] is None]
-        gap = 5.0
-        cobra_w = 60.0 if cobra_kinds else 0.0
-        n = max(len(colours), 1)
-        block_w = (w - 12 - cobra_w - gap * (n - (0 if cobra_kinds else 1))) / n
-        by = y + 42
-        bh = 46.0
-        bx = x0 + 6
-        leaders = view.get("leaders", {})
-        for colour in colours:
-            fill = _colour(colour, colours)
-            own = [k for k in kinds if k["colour"] == colour]
-            lead = leaders.get(colour) == p
-            with s.group(cls="px-colour", data_colour=colour):
-                ankhs = coll.get("ankhs", {}).get(colour, 0)
-                counts = tr.gettext(", ").join(
-                    tr.gettext("{n} {icon}").format(n=cubes.get(k["code"], 0), icon=_icon_name(str(k["icon"]), tr))
-                    for k in own
-                )
-                name = _colour_name(colour, tr)
-                tip = tr.gettext("{name}, {colour}: {counts}").format(name=_seat(p, tr), colour=name, counts=counts)
-                if lead:
-                    tip = tr.gettext(
-                        "{line} — most {colour} ankhs ({n}): collects the {colour} cubes left in the tray"
-                    ).format(line=tip, colour=name, n=ankhs)
-                s.tooltip(tip)
-                s.rect(bx, by, block_w, bh, rx="6", fill=_mix(fill, 0.82), stroke=fill, stroke_width=2.5 if lead else 1)
-                step = (block_w - 4) / max(len(own), 1)
-                for m, kind in enumerate(own):
-                    count = cubes.get(kind["code"], 0)
-                    cx = bx + 2 + step * m + 14
-                    with s.group(opacity=None if count else "0.3"):
-                        _mini_cube(s, kind, cx, by + bh / 2, 25, colours)
-                        s.text(cx + 14, by + bh / 2 + 8, count, font_size="22", font_weight="bold", fill=INK)
-                if lead:
-                    _star(s, bx + block_w - 3, by + 3, 11)
-            bx += block_w + gap
-        if cobra_kinds:
-            count = sum(cubes.get(k["code"], 0) for k in cobra_kinds)
-            with s.group(cls="px-colour", data_colour="cobra"):
-                s.tooltip(
-                    tr.ngettext("{name}: {n} cobra (0 points)", "{name}: {n} cobras (0 points)", count).format(
-                        name=_seat(p, tr), n=count
-                    )
-                )
-                s.rect(bx, by, cobra_w, bh, rx="6", fill="#e9e6df", stroke="#8a8580", stroke_width=1)
+        # the collection, colour by colour, then the cobras: it changes only when its player takes cubes or a
+        # lead changes hands, so it is drawn once for what it shows, its place and language
+        key = (
+            "pyramix-collection",
+            p,
+            y,
+            token(tr),
+            orjson.dumps([coll.get("cubes", {}), coll.get("ankhs", {}), colours, kinds, view.get("leaders", {})]),
+        )
+        s.fragment(key, lambda f: _collection(f, view, p, x0, y, w, tr))
+
+
+def _collection(s: Svg, view: Mapping[str, Any], p: int, x0: float, y: float, w: float, tr: Translator) -> None:
+    """A player's cubes by colour and icon, the leader's stars, the cobras (the lower part of the panel)."""
+    coll = view["collections"][p]
+    cubes = coll.get("cubes", {})
+    colours = view.get("colours", [])
+    kinds = view.get("kinds", [])
+    cobra_kinds = [k for k in kinds if k["colour"] is None]
+    gap = 5.0
+    cobra_w = 60.0 if cobra_kinds else 0.0
+    n = max(len(colours), 1)
+    block_w = (w - 12 - cobra_w - gap * (n - (0 if cobra_kinds else 1))) / n
+    by = y + 42
+    bh = 46.0
+    bx = x0 + 6
+    leaders = view.get("leaders", {})
+    for colour in colours:
+        fill = _colour(colour, colours)
+        own = [k for k in kinds if k["colour"] == colour]
+        lead = leaders.get(colour) == p
+        with s.group(cls="px-colour", data_colour=colour):
+            ankhs = coll.get("ankhs", {}).get(colour, 0)
+            counts = tr.gettext(", ").join(
+                tr.gettext("{n} {icon}").format(n=cubes.get(k["code"], 0), icon=_icon_name(str(k["icon"]), tr))
+                for k in own
+            )
+            name = _colour_name(colour, tr)
+            tip = tr.gettext("{name}, {colour}: {counts}").format(name=_seat(p, tr), colour=name, counts=counts)
+            if lead:
+                tip = tr.gettext(
+                    "{line} — most {colour} ankhs ({n}): collects the {colour} cubes left in the tray"
+                ).format(line=tip, colour=name, n=ankhs)
+            s.tooltip(tip)
+            s.rect(bx, by, block_w, bh, rx="6", fill=_mix(fill, 0.82), stroke=fill, stroke_width=2.5 if lead else 1)
+            step = (block_w - 4) / max(len(own), 1)
+            for m, kind in enumerate(own):
+                count = cubes.get(kind["code"], 0)
+                cx = bx + 2 + step * m + 14
                 with s.group(opacity=None if count else "0.3"):
-                    _mini_cube(s, cobra_kinds[0], bx + 19, by + bh / 2, 25, colours)
-                    s.text(bx + 34, by + bh / 2 + 8, count, font_size="22", font_weight="bold", fill=INK)
+                    _mini_cube(s, kind, cx, by + bh / 2, 25, colours)
+                    s.text(cx + 14, by + bh / 2 + 8, count, font_size="22", font_weight="bold", fill=INK)
+            if lead:
+                _star(s, bx + block_w - 3, by + 3, 11)
+        bx += block_w + gap
+    if cobra_kinds:
+        count = sum(cubes.get(k["code"], 0) for k in cobra_kinds)
+        with s.group(cls="px-colour", data_colour="cobra"):
+            s.tooltip(
+                tr.ngettext("{name}: {n} cobra (0 points)", "{name}: {n} cobras (0 points)", count).format(
+                    name=_seat(p, tr), n=count
+                )
+            )
+            s.rect(bx, by, cobra_w, bh, rx="6", fill="#e9e6df", stroke="#8a8580", stroke_width=1)
+            with s.group(opacity=None if count else "0.3"):
+                _mini_cube(s, cobra_kinds[0], bx + 19, by + bh / 2, 25, colours)
+                s.text(bx + 34, by + bh / 2 + 8, count, font_size="22", font_weight="bold", fill=INK)
 
 
 def _star(s: Svg, cx: float, cy: float, r: float) -> None:
