@@ -82,8 +82,7 @@ def _choices(gid: str, players: int, seed: int) -> list[tuple[int, int]]:
 
 def _forget() -> None:
     """Drop what boards and move words keep between drawings (this script's only reach into private state)."""
-    svg._fragments.clear()
-    svg._tokens.clear()
+    svg.forget()
     i18n._texts.clear()
 
 

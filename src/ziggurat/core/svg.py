@@ -109,6 +109,13 @@ def token(value: object) -> int:
     return got
 
 
+def forget() -> None:
+    """Drop every kept fragment and token (a benchmark's pass then meets its boards as a server meets new
+    positions: nothing of them drawn yet)."""
+    _fragments.clear()
+    _tokens.clear()
+
+
 def _name(name: str) -> str:
     key = name.rstrip("_").replace("_", "-")
     return _keep(_names, name, "class" if key == "cls" else key, _KEEP)
