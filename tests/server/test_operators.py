@@ -121,6 +121,10 @@ def test_metrics_on_a_private_listener_and_json_logs(tmp_path: Path, live_server
         sock = await Socket(server.ws_url, table, token).open()
         # frames are compressed by default (permessage-deflate), as browsers ask
         assert "permessage-deflate" in sock.ws.response.headers.get("Sec-WebSocket-Extensions", "")
+        # with a window that reaches back to the frame before (connections.DEFLATE_WINDOW_BITS)
+        (deflate,) = sock.ws.protocol.extensions
+        assert deflate.remote_max_window_bits == 15, "the server writes with a 32 KB window"
+        assert deflate.local_max_window_bits == 12, "the client's moves keep a 4 KB window"
         for _ in range(3):
             if not (sock.last and sock.last["actions"]):
                 await sock.until(lambda m: m["type"] == "frame" and bool(m["actions"]))
