@@ -89,14 +89,14 @@ def _letter(animal: str, tr: Translator) -> str:
     return _letters(tr).get(animal) or animal[:1].upper()
 
 
-_letters_of: dict[int, tuple[Translator, dict[str, str]]] = {}
+_letters_of: dict[object, dict[str, str]] = {}  # by translator (each is equal only to itself)
 
 
 def _letters(tr: Translator) -> dict[str, str]:
     """Every animal's letter in ``tr``'s language (asked once per translator: a board shows dozens)."""
-    kept = _letters_of.get(id(tr))
-    if kept is not None and kept[0] is tr:
-        return kept[1]
+    kept = _letters_of.get(tr)
+    if kept is not None:
+        return kept
     # TRANSLATORS: the marks of the animals on the cards' halves: one or two letters, a different mark for each
     letters = {
         "bat": tr.pgettext("animal letter", "B"),
@@ -107,7 +107,7 @@ def _letters(tr: Translator) -> dict[str, str]:
     }
     if len(_letters_of) >= 32:
         _letters_of.clear()
-    _letters_of[id(tr)] = (tr, letters)  # the translator is held, so its id names no other while kept
+    _letters_of[tr] = letters
     return letters
 
 

@@ -583,7 +583,13 @@ def _panel(
         choice = view.get("choice") if mine else None
         last_all = view.get("last_round")
         last = last_all[p] if last_all else None
-        if moves is None or not moves.any():
+
+        def draw(f: Svg) -> None:
+            _pyramid(f, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large)
+
+        if moves is not None and moves.any():  # the viewer's own sheet while they choose: clickable, drawn afresh
+            draw(s)
+        else:
             # a pyramid nobody may click now: drawn once for what it shows (the owner's pending choice too),
             # its place and its language
             pending = (
@@ -606,9 +612,7 @@ def _panel(
                 last.get("block") if last else None,
                 pending,
             )
-            s.fragment(key, lambda f: _pyramid(f, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large))
-        else:
-            _pyramid(s, view, geo, sheet, pt, unit, moves, choice, last, tr, large=large)
+            s.fragment(key, draw)
 
         # helps, pass and value chips; bonuses
         if corners:
