@@ -184,9 +184,15 @@ class ThreadedServer:
 
         import uvicorn
 
+        from ziggurat.server.connections import CompressingWebSocketProtocol
+
         self.port = free_port()
         self.app = app
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        # the WebSocket protocol ``ziggurat serve`` runs (its compression, frames written straight into the socket)
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", ws=CompressingWebSocketProtocol
+        )
+        self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20

@@ -54,6 +54,7 @@ from ziggurat.server import community, frames, learn
 from ziggurat.server.accounts import SESSION_COOKIE, Accounts, User, check_signup, name_key
 from ziggurat.server.admin import Admin
 from ziggurat.server.community import current_user, language, translator_of
+from ziggurat.server.connections import WRITE_NOW
 from ziggurat.server.db import make_engine, migrate
 from ziggurat.server.hub import Connection, Hub
 from ziggurat.server.jobs import JobRunner
@@ -904,8 +905,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # so that the first frame continues from the client's event number instead of repeating entries later
         await service().refresh(table)
         seat = service().holder(table, proof)  # checked again: the seat may have moved while we caught up
+
+        async def send(data: bytes) -> None:
+            await ws.send_text(data.decode())
+
         conn = Connection(
-            table.id, seat, fmt, ws.send_text, lang=lang, close_socket=close_socket, proof=proof, address=address
+            table.id,
+            seat,
+            fmt,
+            send,
+            lang=lang,
+            close_socket=close_socket,
+            proof=proof,
+            address=address,
+            write_now=ws.scope.get(WRITE_NOW),  # uvicorn with our protocol (ziggurat serve); else None
         )
         conn.proof_version = table.seats_version
         tr = i18n.translator(lang)

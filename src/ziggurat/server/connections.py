@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
@@ -130,8 +131,14 @@ def deflate_factory() -> ServerPerMessageDeflateFactory:
     )
 
 
+# the key of a WebSocket's ASGI scope under which the app finds :meth:`CompressingWebSocketProtocol.write_now`
+WRITE_NOW = "ziggurat.write_now"
+
+
 class CompressingWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol (websockets, sans-I/O) with this server's compression settings."""
+    """uvicorn's WebSocket protocol (websockets, sans-I/O) with this server's compression settings, and a
+    way to write a message straight into the socket (:meth:`write_now`, in the scope under
+    :data:`WRITE_NOW`)."""
 
     def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
@@ -139,6 +146,37 @@ class CompressingWebSocketProtocol(WebSocketsSansIOProtocol):
             self.conn = ServerProtocol(
                 extensions=[deflate_factory()], max_size=config.ws_max_size, logger=logging.getLogger("uvicorn.error")
             )
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the handshake goes on to the app (not refused by the protocol)
+            scope[WRITE_NOW] = self.write_now  # type: ignore[literal-required]
+
+    def write_now(self, data: bytes) -> bool:
+        """Write the text message ``data`` (UTF-8) now if the socket takes it without waiting; else False.
+
+        It is what an ASGI ``websocket.send`` of the same text does when it need not wait, without the
+        layers between (the app's middleware, Starlette's socket, the ASGI call) and without making the
+        bytes a ``str`` and back. It says False, and writes nothing, when the handshake is not done, the
+        socket is closing or gone, or its buffer is full (the client is not reading): then the ASGI
+        send, which waits or fails as the app expects, is the way.
+        """
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            self.conn.send_text(data)
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:

@@ -160,6 +160,11 @@ def encode(frame: Any) -> str:
     return orjson.dumps(frame).decode()
 
 
+def dump(frame: Any) -> bytes:
+    """A frame as the UTF-8 bytes of the JSON text :func:`encode` gives (what a socket writes)."""
+    return orjson.dumps(frame)
+
+
 def build(table: LiveTable, audience: Audience, since: int, fmt: str, lang: str = i18n.DEFAULT) -> dict[str, Any]:
     """The frame in format ``data`` or ``html`` (written in ``lang``)."""
     return html_frame(table, audience, since, lang) if fmt == "html" else data_frame(table, audience, since)

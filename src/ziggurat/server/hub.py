@@ -88,10 +88,11 @@ class Connection:
     table_id: str
     audience: Audience
     fmt: str
-    send_text: Callable[[str], Coroutine[Any, Any, None]]
+    send: Callable[[bytes], Coroutine[Any, Any, None]]  # a text message (its UTF-8 bytes); waits while the client
+    # is not reading
     lang: str = "en"  # the language of its html frames and messages
     sent: int = 0  # the audience's event number as of the last frame sent
-    queue: asyncio.Queue[tuple[str, MoveTimer | None] | _Unfinished | _Close | None] = field(
+    queue: asyncio.Queue[tuple[bytes, MoveTimer | None] | _Unfinished | _Close | None] = field(
         default_factory=lambda: asyncio.Queue()
     )
     task: asyncio.Task[None] | None = None
@@ -102,6 +103,9 @@ class Connection:
     address: str = ""  # the client's address (the number of sockets per address is limited)
     presence: list[int] | None = None  # the seats online it was last told of
     busy: bool = False  # its sender task is sending (what comes now must queue behind that)
+    # writes a text message at once if the socket takes it without waiting, else says False (then ``send``):
+    # the server's own WebSocket protocol, without the ASGI layers between a frame and its socket
+    write_now: Callable[[bytes], bool] | None = None
 
 
 class Hub:
@@ -132,7 +136,7 @@ class Hub:
         conn.task = asyncio.create_task(self._sender(conn))
         CONNECTIONS.inc()
         conn.presence = self.online(conn.table_id)
-        self._enqueue(conn, frames.encode({"type": "presence", "online": conn.presence}), None)
+        self._enqueue(conn, frames.dump({"type": "presence", "online": conn.presence}), None)
         self._presence(conn.table_id)
 
     def detach(self, conn: Connection) -> None:
@@ -217,7 +221,7 @@ class Hub:
             if timer is not None:
                 self._sent(timer)
         message = i18n.translator(conn.lang).gettext(reason)
-        conn.queue.put_nowait((frames.encode({"type": "error", "code": code, "message": message}), None))
+        conn.queue.put_nowait((frames.dump({"type": "error", "code": code, "message": message}), None))
         conn.queue.put_nowait(_Close(close_code))
         self._presence(conn.table_id)
 
@@ -225,11 +229,11 @@ class Hub:
         """Send ``conn`` a full frame with the log from ``since`` (on connect and after an error)."""
         frame = frames.build(table, conn.audience, since, conn.fmt, conn.lang)
         conn.sent = frame["n"]
-        self._enqueue(conn, frames.encode(frame), None)
+        self._enqueue(conn, frames.dump(frame), None)
 
     def send_message(self, conn: Connection, message: dict[str, Any]) -> None:
         """Send ``conn`` a small message (an acknowledgement or an error)."""
-        self._enqueue(conn, frames.encode(message), None)
+        self._enqueue(conn, frames.dump(message), None)
 
     def changed(self, table: LiveTable, timer: MoveTimer | None) -> None:
         """Send every connection of ``table`` whose audience saw something new its frame."""
@@ -241,31 +245,31 @@ class Hub:
         self._recheck(table, conns)
         if timer is not None:
             timer.pending += 1  # held while the frames are handed over (some may be written at once)
-        built: dict[tuple[Audience, int, str, str], str] = {}
+        built: dict[tuple[Audience, int, str, str], bytes] = {}
         for conn in list(conns):
             n = table.journal.count(conn.audience)
             if n <= conn.sent or conn.closed:
                 continue
             key = (conn.audience, conn.sent, conn.fmt, conn.lang if conn.fmt == "html" else "")
-            text = built.get(key)
-            if text is None:
-                text = built[key] = frames.encode(frames.build(table, conn.audience, conn.sent, conn.fmt, conn.lang))
+            data = built.get(key)
+            if data is None:
+                data = built[key] = frames.dump(frames.build(table, conn.audience, conn.sent, conn.fmt, conn.lang))
             conn.sent = n
             if timer is not None:
                 timer.pending += 1
                 if conn is timer.origin and timer.msg_id is not None:
                     # the move's own connection: its frame is also the acknowledgement
-                    text = text[:-1] + ',"ack":' + frames.encode(timer.msg_id) + "}"  # type: ignore[arg-type]
+                    data = data[:-1] + b',"ack":' + frames.dump(timer.msg_id) + b"}"
                     timer.acked = True
-            self._enqueue(conn, text, timer)
+            self._enqueue(conn, data, timer)
         if timer is not None:
             self._sent(timer)
 
-    def _enqueue(self, conn: Connection, text: str, timer: MoveTimer | None) -> None:
+    def _enqueue(self, conn: Connection, data: bytes, timer: MoveTimer | None) -> None:
         if conn.closed:
             return
         if not conn.busy and conn.queue.empty():
-            self._write_now(conn, text, timer)
+            self._write_now(conn, data, timer)
             return
         if conn.queue.qsize() >= QUEUE_LIMIT:
             log.warning("closing a connection of table %s that fell behind", conn.table_id)
@@ -275,13 +279,17 @@ class Hub:
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
             return
-        conn.queue.put_nowait((text, timer))
+        conn.queue.put_nowait((data, timer))
 
-    def _write_now(self, conn: Connection, text: str, timer: MoveTimer | None) -> None:
-        """Send ``text`` now, without a trip through the queue and the sender task (nothing is queued before
-        it). The send runs until it would wait (the socket's buffer is full); then the sender task finishes
-        it, and what comes later queues behind it."""
-        coro = conn.send_text(text)
+    def _write_now(self, conn: Connection, data: bytes, timer: MoveTimer | None) -> None:
+        """Send ``data`` now, without a trip through the queue and the sender task (nothing is queued before
+        it): straight into the socket when it can take it, else the send runs until it would wait (the
+        socket's buffer is full); then the sender task finishes it, and what comes later queues behind it."""
+        if conn.write_now is not None and conn.write_now(data):
+            if timer is not None:
+                self._sent(timer)
+            return
+        coro = conn.send(data)
         try:
             waiting_on = coro.send(None)
         except StopIteration:
@@ -324,8 +332,8 @@ class Hub:
                 sending: Awaitable[None] = item
                 timer = item.timer
             else:
-                text, timer = item
-                sending = conn.send_text(text)
+                data, timer = item
+                sending = conn.send(data)
             try:
                 await sending
             except Exception:  # the socket went away; the receive loop detaches it
@@ -362,5 +370,5 @@ class Hub:
             for conn in conns:
                 if conn.presence != online:
                     conn.presence = online
-                    message = message or frames.encode({"type": "presence", "online": online})
+                    message = message or frames.dump({"type": "presence", "online": online})
                     self._enqueue(conn, message, None)
