@@ -232,6 +232,16 @@ class Bench:
     async def new_table(self, delay: float = 0.0) -> None:
         if delay:
             await asyncio.sleep(delay)
+        try:
+            await self._new_table()
+        except httpx.HTTPError:
+            # e.g. the server closed a kept-alive connection just as it was used again: counted, and another
+            # table takes this one's place (the run keeps its number of tables)
+            self.errors += 1
+            if not self.stopping:
+                self._spawn(asyncio.ensure_future(self.new_table(delay=0.1)))
+
+    async def _new_table(self) -> None:
         # table k is created on process k, and its connections go to processes k, k+1, ... in turn
         k = self.created
         self.created += 1
