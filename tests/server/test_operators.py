@@ -103,6 +103,22 @@ def test_close_ban_unban_rename_and_export(tmp_path: Path, live_server: type[Liv
     assert missing.returncode == 2 and "no table" in missing.stderr + missing.stdout
 
 
+def test_an_operator_chooses_the_compression_window(tmp_path: Path, live_server: type[LiveServer]) -> None:
+    """``--ws-window-bits 12``: frames are compressed with uvicorn's 4 KB window (less memory a socket)."""
+    server = live_server(f"sqlite:///{tmp_path / 'z.db'}", bot_delay=0.0, extra=["--ws-window-bits", "12"])
+    created = httpx.post(
+        server.url + "/api/tables", json={"game": "kuhnah", "seats": ["me", "random"], "name": "A"}
+    ).json()
+
+    async def look() -> None:
+        sock = await Socket(server.ws_url, created["id"], created["token"]).open()
+        (deflate,) = sock.ws.protocol.extensions
+        assert deflate.remote_max_window_bits == 12
+        await sock.close()
+
+    asyncio.run(look())
+
+
 def test_metrics_on_a_private_listener_and_json_logs(tmp_path: Path, live_server: type[LiveServer]) -> None:
     port = free_port()
     log = tmp_path / "server.log"

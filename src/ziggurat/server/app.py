@@ -105,6 +105,7 @@ class Settings:
     public_url: str = "http://localhost:8000"  # the address people open: links in mails, the site check
     bus: str | None = None  # redis://... carries the news between processes (None: PostgreSQL's LISTEN/NOTIFY)
     limits: dict[str, str] = field(default_factory=dict)  # NAME=VALUE changes to the abuse limits (server/limits.py)
+    ws_window_bits: int = 15  # WebSocket frames are compressed with a window of 2**bits bytes (server/connections.py)
 
 
 class Server:
@@ -1008,10 +1009,11 @@ def app_from_env() -> FastAPI:
     """The app with the settings ``ziggurat serve`` put in the environment (for ``--workers N``)."""
     import os
 
-    from ziggurat.server.connections import GuardedHttpProtocol
+    from ziggurat.server.connections import CompressingWebSocketProtocol, GuardedHttpProtocol
 
     settings = Settings(**json.loads(os.environ[SETTINGS_ENV]))
     GuardedHttpProtocol.configure(Limits().with_values(settings.limits))  # this worker's connections
+    CompressingWebSocketProtocol.configure(settings.ws_window_bits)
     return create_app(settings)
 
 

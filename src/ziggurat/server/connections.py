@@ -115,17 +115,22 @@ def raise_open_files_limit() -> int:
 # Nah frame is about 1.4 KB on the wire instead of 2.6, a bot's Nakum frame 0.4 KB instead of 1.0, and
 # level 1 writes it 2-4 times faster than zlib's default level with the 4 KB window uvicorn chooses, no
 # larger. It costs memory: about 150 KB of compressor state a socket instead of about 30 KB (memLevel 5
-# keeps the hash table at uvicorn's size). What the client compresses (its moves, a few dozen bytes) keeps
-# uvicorn's 4 KB window.
+# keeps the hash table at uvicorn's size); ``ziggurat serve --ws-window-bits 12`` takes uvicorn's window
+# back. What the client compresses (its moves, a few dozen bytes) keeps uvicorn's 4 KB window.
 DEFLATE_WINDOW_BITS = 15
 DEFLATE_LEVEL = 1
 DEFLATE_MEM_LEVEL = 5
+WINDOW_BITS_RANGE = (9, 15)  # what permessage-deflate allows (512 bytes to 32 KB)
 
 
-def deflate_factory() -> ServerPerMessageDeflateFactory:
-    """The permessage-deflate extension this server offers (see the figures above)."""
+def deflate_factory(window_bits: int = DEFLATE_WINDOW_BITS) -> ServerPerMessageDeflateFactory:
+    """The permessage-deflate extension this server offers: it writes with a window of ``2**window_bits``
+    bytes (see the figures above)."""
+    low, high = WINDOW_BITS_RANGE
+    if not low <= window_bits <= high:
+        raise ValueError(f"the compression window is {low} to {high} bits (512 bytes to 32 KB), not {window_bits}")
     return ServerPerMessageDeflateFactory(
-        server_max_window_bits=DEFLATE_WINDOW_BITS,
+        server_max_window_bits=window_bits,
         client_max_window_bits=12,
         compress_settings={"level": DEFLATE_LEVEL, "memLevel": DEFLATE_MEM_LEVEL},
     )
@@ -140,11 +145,21 @@ class CompressingWebSocketProtocol(WebSocketsSansIOProtocol):
     way to write a message straight into the socket (:meth:`write_now`, in the scope under
     :data:`WRITE_NOW`)."""
 
+    window_bits: ClassVar[int] = DEFLATE_WINDOW_BITS
+
+    @classmethod
+    def configure(cls, window_bits: int) -> None:
+        """Compress with a window of ``2**window_bits`` bytes (every process does, before it accepts sockets)."""
+        deflate_factory(window_bits)  # a window permessage-deflate does not allow is refused here
+        cls.window_bits = window_bits
+
     def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         if config.ws_per_message_deflate:  # the same connection as uvicorn's, with our extension's settings
             self.conn = ServerProtocol(
-                extensions=[deflate_factory()], max_size=config.ws_max_size, logger=logging.getLogger("uvicorn.error")
+                extensions=[deflate_factory(self.window_bits)],
+                max_size=config.ws_max_size,
+                logger=logging.getLogger("uvicorn.error"),
             )
 
     def handle_connect(self, event: Any) -> None:
@@ -179,8 +194,9 @@ class CompressingWebSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
 
-def uvicorn_options(limits: Limits) -> dict[str, Any]:
+def uvicorn_options(limits: Limits, window_bits: int = DEFLATE_WINDOW_BITS) -> dict[str, Any]:
     """What ``ziggurat serve`` gives uvicorn so that connections cannot hold the server, and its WebSocket
-    protocol (compressed the way :data:`DEFLATE_WINDOW_BITS` says)."""
+    protocol (compressed with a window of ``2**window_bits`` bytes)."""
     GuardedHttpProtocol.configure(limits)
+    CompressingWebSocketProtocol.configure(window_bits)
     return {"http": GuardedHttpProtocol, "ws": CompressingWebSocketProtocol, "timeout_keep_alive": 5}
