@@ -16,6 +16,7 @@ import pytest
 
 from ziggurat.core import Match, game_ids, get_game, make_game
 from ziggurat.core.errors import IllegalActionError
+from ziggurat.core.i18n import ENGLISH
 from ziggurat.core.svg import check_paths
 
 GAMES = [g for g in game_ids() if get_game(g).board is not None]
@@ -178,6 +179,56 @@ def test_a_kept_nakum_tile_follows_the_camp_in_use(monkeypatch: pytest.MonkeyPat
     kept = entry.board(in_use, None, [])
     monkeypatch.setattr(svg, "KEEP_FRAGMENTS", False)
     assert kept == entry.board(in_use, None, []) != entry.board(view, None, [])
+
+
+NAKUM_PANEL_THINGS = [
+    "final score", "place", "score so far", "phase", "you", "asked to choose", "family card", "points per resource"
+]  # fmt: skip
+
+
+def _nakum_panel_case(thing: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Two Nakum boards' ``(view, player, legal, tr, standing)`` that differ only in ``thing``, one of the things a
+    player's panel shows beyond the player's own line of the view."""
+    views = [state.view(None) for state in positions("nakum", 2, 3, every=1)]  # the state moves on: views now
+    playing = next(v for v in views if v["phase"] != "heritage" and "scores" not in v)
+    heritage = next(v for v in views if v["phase"] == "heritage" and not v["players_info"][1]["has_chosen"])
+    end = views[-1]
+    scores, ranks = list(end["scores"]), list(end["ranks"])
+
+    def seen(view: dict[str, Any], **change: Any) -> tuple[Any, ...]:
+        return ({**view, **change}, None, [], ENGLISH, None)
+
+    cases = {
+        "final score": (seen(end), seen(end, scores=[scores[0] + 1, *scores[1:]])),
+        "place": (seen(end), seen(end, ranks=ranks[::-1])),
+        "score so far": ((playing, None, [], ENGLISH, [3.0, 5.0]), (playing, None, [], ENGLISH, [4.0, 5.0])),
+        "phase": (seen(heritage), seen(heritage, phase="dawn")),
+        "you": (seen(playing), seen(playing, player=1)),
+        "asked to choose": ((heritage, 1, [], ENGLISH, None), (heritage, 1, [(0, "choose 1")], ENGLISH, None)),
+        "family card": (seen(playing), seen(playing, limits={r: n + 1 for r, n in playing["limits"].items()})),
+        "points per resource": (
+            seen(playing),
+            seen(playing, per_point={r: n + 1 for r, n in playing["per_point"].items()}),
+        ),
+    }
+    return cases[thing]
+
+
+@pytest.mark.parametrize("thing", NAKUM_PANEL_THINGS)
+def test_a_kept_nakum_panel_follows_what_it_shows(thing: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's panel kept from an earlier drawing is not reused once something it shows from outside the
+    player's own line of the view changed: the final score or place, the score so far, the heritage phase's
+    labels, "(you)", the label asking the viewer to choose, the family card's limits or the points a resource
+    is worth (the views are made here: random games change several at once)."""
+    from ziggurat.core import svg
+    from ziggurat.games.nakum.web import board
+
+    monkeypatch.setattr(svg, "_fragments", {})
+    before, after = _nakum_panel_case(thing)
+    board(*before)
+    kept = board(*after)
+    monkeypatch.setattr(svg, "KEEP_FRAGMENTS", False)
+    assert kept == board(*after) != board(*before)
 
 
 # what a board says to invite its viewer to move (in English)

@@ -1082,6 +1082,36 @@ def _chips(s: Svg, ids: Sequence[str], x: float, y: float, fill: str, line: str,
 
 
 def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: float) -> None:
+    """A player's panel, drawn once for what it shows, its place and its language; the viewer's own panel
+    while it shows their heritage cards (which a click may play) is drawn every time."""
+    if info.get("heritage_hand") is not None:
+        _draw_player(s, ctx, p, info, x, y)
+        return
+    view = ctx.view
+    to_move = view["to_move"]
+    scores = view.get("scores")
+    standing = ctx.standing
+    key = (
+        "nakum-player",
+        p,
+        x,
+        y,
+        orjson.dumps(info),
+        token(ctx.tr),
+        to_move == p or (isinstance(to_move, list) and p in to_move),
+        int(view["start_player"]) == p,
+        None if scores is None else (scores[p], view["ranks"][p]),
+        standing[p] if standing is not None and p < len(standing) else None,
+        view["phase"],
+        view.get("player") == p,
+        p == ctx.player and ctx.asked,
+        orjson.dumps(view["limits"]),
+        orjson.dumps(view["per_point"]),
+    )
+    s.fragment(key, lambda f: _draw_player(f, ctx, p, info, x, y))
+
+
+def _draw_player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: float) -> None:
     view = ctx.view
     tr = ctx.tr
     colour = PLAYER_COLOURS[p % 4]
