@@ -26,6 +26,7 @@ runner = CliRunner()
         (["--bot-workers", "99"], "--bot-workers must be between 0 and 64"),
         (["--ws-window-bits", "16"], "--ws-window-bits is 9 to 15 (a window of 512 bytes to 32 KB), not 16"),
         (["--ws-window-bits", "8"], "--ws-window-bits is 9 to 15"),
+        (["--ws-window-bits", "12", "--no-ws-compression"], "it means nothing with --no-ws-compression"),
         (["--log-level", "loud"], "log"),
         (["--public-url", "games.example"], "--public-url takes the whole address people open"),
         (["--public-url", "https://games.example:99999"], "--public-url takes the whole address"),

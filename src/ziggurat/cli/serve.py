@@ -176,7 +176,12 @@ def serve(
     import uvicorn
 
     from ziggurat.server.app import SETTINGS_ENV, Settings, create_app
-    from ziggurat.server.connections import raise_open_files_limit, uvicorn_options
+    from ziggurat.server.connections import (
+        DEFLATE_WINDOW_BITS,
+        WINDOW_BITS_RANGE,
+        raise_open_files_limit,
+        uvicorn_options,
+    )
     from ziggurat.server.limits import Limits
     from ziggurat.server.mail import parse_smtp
     from ziggurat.server.observe import quiet_access_log, serve_metrics, use_json_logs
@@ -198,8 +203,11 @@ def serve(
         check_port(metrics_host, int(metrics_port))
     if not 1 <= workers <= 64:
         raise fail("--workers must be between 1 and 64")
-    if not 9 <= ws_window_bits <= 15:
-        raise fail(f"--ws-window-bits is 9 to 15 (a window of 512 bytes to 32 KB), not {ws_window_bits}")
+    low, high = WINDOW_BITS_RANGE
+    if not low <= ws_window_bits <= high:
+        raise fail(f"--ws-window-bits is {low} to {high} (a window of 512 bytes to 32 KB), not {ws_window_bits}")
+    if not ws_compression and ws_window_bits != DEFLATE_WINDOW_BITS:
+        raise fail("--ws-window-bits is the compression's window: it means nothing with --no-ws-compression")
     url = database_url(db, data)
     if workers > 1 and not url.startswith(("postgresql", "postgres")):
         raise fail("--workers above 1 needs a database all processes share: --db postgresql://user@host/name")
