@@ -31,6 +31,11 @@ database, and the sockets of each table are spread over both, so that most
 moves reach some of their audience through the other process (LISTEN/NOTIFY,
 then the move log): "everyone" then includes that hop.
 
+With ``--split-cores`` the load generator runs on the first half of the machine's
+cores and the server side (its processes, PostgreSQL, Redis) on the others, as if the
+clients were other machines: without it the scheduler shares every core between the
+two, and a server thread waits behind the load generator's time slices.
+
     python benchmarks/server.py --tables 200 --seconds 20 --db sqlite postgresql
     python benchmarks/server.py --db postgresql --processes 1 2
 
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import sys
 import tempfile
@@ -394,7 +400,17 @@ def main() -> None:
         choices=["on", "off"],
         help="WebSocket compression (permessage-deflate) on the server (the sockets ask for it, as browsers do)",
     )
+    parser.add_argument(
+        "--split-cores",
+        action="store_true",
+        help="the load generator on the first half of the cores, the server side (its processes, PostgreSQL,"
+        " Redis) on the others, as if the clients were other machines (Linux; at least two cores)",
+    )
     args = parser.parse_args()
+    cores = sorted(os.sched_getaffinity(0))
+    if args.split_cores and len(cores) < 2:
+        parser.error("--split-cores needs at least two cores")
+    generator_cores, server_cores = set(cores[: len(cores) // 2]), set(cores[len(cores) // 2 :])
     try:
         import uvloop
 
@@ -404,6 +420,11 @@ def main() -> None:
     print(
         f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator;"
         f" {args.format} frames)"
+        + (
+            f"; the load generator on cores {sorted(generator_cores)}, the server side on {sorted(server_cores)}"
+            if args.split_cores
+            else ""
+        )
     )
     print(
         f"{'database':<11} {'bus':<6} {'procs':>5} {'zip':>3} {'think':>5} {'moves/s':>8}"
@@ -421,6 +442,8 @@ def main() -> None:
         if n == 1 or k == "postgresql"
     ]
     for kind, bus, processes, zipped, think in runs:
+        if args.split_cores:  # what this thread starts now inherits the server's cores
+            os.sched_setaffinity(0, server_cores)
         pg = None
         redis = TempRedis().start() if bus == "redis" else None
         folder = tempfile.mkdtemp(prefix="ziggurat-bench-")
@@ -439,6 +462,8 @@ def main() -> None:
             LiveServer(url, bus=redis.url if redis else None, bot_workers=1 if args.bot_tables else 0, extra=extra)
             for _ in range(processes)
         ]  # bots at once, metrics on
+        if args.split_cores:
+            os.sched_setaffinity(0, generator_cores)
         try:
             bench = Bench(
                 [s.port for s in servers],
