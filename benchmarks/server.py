@@ -410,7 +410,7 @@ def main() -> None:
     cores = sorted(os.sched_getaffinity(0))
     if args.split_cores and len(cores) < 2:
         parser.error("--split-cores needs at least two cores")
-    generator_cores, server_cores = set(cores[: len(cores) // 2]), set(cores[len(cores) // 2 :])
+    generator_cores, server_cores = cores[: len(cores) // 2], cores[len(cores) // 2 :]
     try:
         import uvloop
 
@@ -421,7 +421,7 @@ def main() -> None:
         f"{args.tables} tables of {args.game} ({args.players} players, every seat on its own socket + a spectator;"
         f" {args.format} frames)"
         + (
-            f"; the load generator on cores {sorted(generator_cores)}, the server side on {sorted(server_cores)}"
+            f"; the load generator on cores {generator_cores}, the server side on {server_cores}"
             if args.split_cores
             else ""
         )

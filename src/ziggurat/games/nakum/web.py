@@ -500,6 +500,15 @@ class _Ctx:
         words = {"market": "buy", "offering": "offer", "hand": "heritage", "favour": "pituk"}
         return f"{words[kind]} {rest}" if kind in words else None
 
+    def moving(self, p: int | None) -> bool:
+        """Whether player ``p`` is to move (alone, or among those who choose at once)."""
+        to_move = self.view["to_move"]
+        return to_move == p or (isinstance(to_move, list) and p in to_move)
+
+    def total(self, p: int) -> float | None:
+        """Player ``p``'s score so far as the viewer sees it, if the board was given the standing."""
+        return self.standing[p] if self.standing is not None and p < len(self.standing) else None
+
     def seat(self, p: int) -> str:
         """A player named short: ``P2``."""
         # TRANSLATORS: a player as the board names them, short (P for player)
@@ -586,7 +595,7 @@ def _header(s: Svg, ctx: _Ctx) -> None:
     s.rect(0, 0, W, 38, fill="#2b2118")
     s.text(MARGIN, 25, when, font_size=17, font_weight="bold", fill="#f6e7c1")
     to_move = view["to_move"]
-    mine = ctx.asked and (to_move == ctx.player or (isinstance(to_move, list) and ctx.player in to_move))
+    mine = ctx.asked and ctx.moving(ctx.player)
     if isinstance(to_move, int) and phase != "dawn":
         meeple(s, 176, 19, 20, PLAYER_COLOURS[to_move % 4])
     elif mine and ctx.player is not None:
@@ -1088,9 +1097,7 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
         _draw_player(s, ctx, p, info, x, y)
         return
     view = ctx.view
-    to_move = view["to_move"]
     scores = view.get("scores")
-    standing = ctx.standing
     key = (
         "nakum-player",
         p,
@@ -1098,10 +1105,10 @@ def _player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y: flo
         y,
         orjson.dumps(info),
         token(ctx.tr),
-        to_move == p or (isinstance(to_move, list) and p in to_move),
+        ctx.moving(p),
         int(view["start_player"]) == p,
         None if scores is None else (scores[p], view["ranks"][p]),
-        standing[p] if standing is not None and p < len(standing) else None,
+        ctx.total(p),
         view["phase"],
         view.get("player") == p,
         p == ctx.player and ctx.asked,
@@ -1115,8 +1122,7 @@ def _draw_player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y
     view = ctx.view
     tr = ctx.tr
     colour = PLAYER_COLOURS[p % 4]
-    to_move = view["to_move"]
-    moving = to_move == p or (isinstance(to_move, list) and p in to_move)
+    moving = ctx.moving(p)
     s.rect(x, y, PANEL_W, PANEL_H, rx=8, fill=PLAYER_LIGHT[p % 4], stroke=colour, stroke_width=4 if moving else 1.5)
     s.rect(x, y, 8, PANEL_H, rx=4, fill=colour)
     meeple(s, x + 22, y + 14, 18, colour)
@@ -1145,7 +1151,7 @@ def _draw_player(s: Svg, ctx: _Ctx, p: int, info: Mapping[str, Any], x: float, y
             right = x + PANEL_W - 8 - text_width(final, 15, bold=True)
         else:
             tokens = tr.ngettext("{n} point token", "{n} point tokens", int(info["points"])).format(n=info["points"])
-            total = ctx.standing[p] if ctx.standing is not None and p < len(ctx.standing) else None
+            total = ctx.total(p)
             if total is not None:
                 s.tooltip(
                     tr.gettext("{n} points so far (if the game ended now); {tokens}").format(
